@@ -1,0 +1,174 @@
+"""Evaluate (problem, code) pairs in parallel on warm sandbox workers; judge in this process."""
+from __future__ import annotations
+
+import threading
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from microcoder_eval.config import EvalConfig
+from microcoder_eval.errors import InfraError
+from microcoder_eval.extraction import extract_code
+from microcoder_eval.judge import judge_flex, judge_lcb
+from microcoder_eval.problem import Problem
+from microcoder_eval.sandbox.pool import SandboxPool, SandboxWorker
+from microcoder_eval.verdict import SampleResult, Status, TestResult
+
+Item = tuple[Problem, "str | None"]
+
+
+class Evaluator:
+    """Long-lived evaluator: start once, call ``evaluate`` many times (workers stay warm)."""
+
+    def __init__(self, config: EvalConfig | None = None) -> None:
+        self.config = config or EvalConfig()
+        self.pool = SandboxPool(self.config.workers, self.config.sandbox_uid_base, self.config.isolate_network)
+        self._threads = ThreadPoolExecutor(max_workers=self.config.workers, thread_name_prefix="mc-eval")
+        self._closed = False
+        self._lock = threading.Lock()
+
+    # -------------------------------------------------------------- lifecycle
+    def __enter__(self) -> "Evaluator":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        self._threads.shutdown(wait=True, cancel_futures=True)
+        self.pool.close()
+
+    def warm_up(self) -> None:
+        """Start all sandbox workers now (they otherwise start on first use)."""
+        self.pool.start()
+
+    # -------------------------------------------------------------- public API
+    def evaluate(self, items: Sequence[Item], extract: bool = False,
+                 sample_indices: Sequence[int] | None = None,
+                 on_result: Callable[[int, SampleResult], None] | None = None) -> list[SampleResult]:
+        """Judge every item; results come back in input order."""
+        out: list[SampleResult | None] = [None] * len(items)
+        for i, res in self.evaluate_iter(items, extract, sample_indices):
+            out[i] = res
+            if on_result:
+                on_result(i, res)
+        return [r for r in out if r is not None]
+
+    def evaluate_iter(self, items: Sequence[Item], extract: bool = False,
+                      sample_indices: Sequence[int] | None = None) -> Iterator[tuple[int, SampleResult]]:
+        """Yield ``(position, SampleResult)`` as samples finish (any order), bounded in flight."""
+        indices = list(sample_indices) if sample_indices is not None else [0] * len(items)
+        pending: set[Future[tuple[int, SampleResult]]] = set()
+        limit = self.config.workers * 4
+        it = iter(enumerate(items))
+        exhausted = False
+        while pending or not exhausted:
+            while not exhausted and len(pending) < limit:
+                try:
+                    pos, (problem, text) = next(it)
+                except StopIteration:
+                    exhausted = True
+                    break
+                pending.add(self._threads.submit(self._one, pos, problem, text, extract, indices[pos]))
+            if not pending:
+                break
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                yield fut.result()
+
+    def evaluate_code(self, problem: Problem, code: str | None, sample_index: int = 0) -> SampleResult:
+        """Judge one already-extracted program."""
+        return self._one(0, problem, code, False, sample_index)[1]
+
+    # -------------------------------------------------------------- internals
+    def _one(self, pos: int, problem: Problem, text: str | None, extract: bool,
+             sample_index: int) -> tuple[int, SampleResult]:
+        code = extract_code(text, self.config.extract_mode) if extract else text
+        tests = problem.tests
+        base = SampleResult(problem.question_id, sample_index, Status.NO_CODE, [], len(tests), code)
+        if code is None or not code.strip():
+            base.detail = "no code block found in the completion" if extract else "empty program"
+            return pos, base
+        if not tests:
+            base.status = Status.INFRA_ERROR
+            base.detail = "problem has no tests: refusing to pass it"
+            return pos, base
+        try:
+            if self.config.mode == "lcb":
+                results = self._run_lcb(problem, code)
+            else:
+                results = self._run_flex(problem, code)
+        except InfraError as e:
+            base.status = Status.INFRA_ERROR
+            base.detail = str(e)
+            return pos, base
+        base.tests = results
+        failed = next((r for r in results if r.status is not Status.PASSED), None)
+        if failed is not None:
+            base.status = failed.status
+            base.detail = f"test {failed.index}: {failed.detail}"
+        elif len(results) == len(tests):
+            base.status = Status.PASSED
+        else:  # pragma: no cover - defensive
+            base.status = Status.INFRA_ERROR
+            base.detail = f"only {len(results)} of {len(tests)} tests ran"
+        return pos, base
+
+    def _request(self, problem: Problem, code: str, style: str) -> dict[str, Any]:
+        cfg = self.config
+        timeout = problem.time_limit_s or cfg.timeout_s
+        return {
+            "op": "run", "style": style, "code": code,
+            "mode": "functional" if problem.is_functional else "stdin",
+            "func_name": problem.func_name, "timeout_s": timeout,
+            "wall_limit_s": timeout, "cpu_limit_s": timeout + 1,
+            "memory_mb": cfg.memory_mb, "output_limit_bytes": cfg.output_limit_mb * 1024 * 1024,
+            "max_processes": cfg.max_processes,
+        }
+
+    def _call(self, worker: SandboxWorker, req: dict[str, Any]) -> dict[str, Any]:
+        """Send one request, retrying on worker death; raises InfraError when retries run out."""
+        last: Exception | None = None
+        for _ in range(self.config.infra_retries + 1):
+            try:
+                reply = worker.run(req, deadline_s=float(req["wall_limit_s"]) + 30)
+            except InfraError as e:
+                last = e
+                continue
+            if "infra_error" in reply:
+                last = InfraError(reply["infra_error"])
+                continue
+            return reply
+        raise InfraError(f"sandbox failed {self.config.infra_retries + 1} times: {last}")
+
+    def _run_flex(self, problem: Problem, code: str) -> list[TestResult]:
+        base_req = self._request(problem, code, "flex")
+        results: list[TestResult] = []
+        with self.pool.worker() as worker:
+            for i, test in enumerate(problem.tests):
+                reply = self._call(worker, dict(base_req, input=test.input))
+                res = judge_flex(i, test, reply, problem.is_functional, problem.compare, self.config.memory_mb)
+                results.append(res)
+                if res.status is not Status.PASSED and not self.config.all_tests:
+                    break
+        return results
+
+    def _run_lcb(self, problem: Problem, code: str) -> list[TestResult]:
+        tests = problem.tests
+        req = self._request(problem, code, "lcb")
+        timeout = req["timeout_s"]
+        # LiveCodeBench's global budget for a sample: (timeout + 1) * n_tests + 5 seconds
+        req.update(inputs=[t.input for t in tests], wall_limit_s=(timeout + 1) * len(tests) + 5,
+                   cpu_limit_s=(timeout + 1) * len(tests) + 5)
+        with self.pool.worker() as worker:
+            reply = self._call(worker, req)
+        return judge_lcb(tests, reply, problem.is_functional)
+
+
+def evaluate(items: Iterable[Item], config: EvalConfig | None = None, extract: bool = False) -> list[SampleResult]:
+    """One-shot helper: start an evaluator, judge ``items``, shut down."""
+    with Evaluator(config) as ev:
+        return ev.evaluate(list(items), extract=extract)

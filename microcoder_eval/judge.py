@@ -1,0 +1,92 @@
+"""Turn what the sandbox reported for a test into a trusted ``TestResult``."""
+from __future__ import annotations
+
+import json
+import signal
+from typing import Any
+
+from microcoder_eval.compare import (
+    Comparison, compare_stdout, compare_stdout_lcb, compare_value, compare_value_lcb, decode_value,
+)
+from microcoder_eval.problem import CompareOptions, TestCase
+from microcoder_eval.verdict import Status, TestResult
+
+EXIT_MEMORY = 201
+EXIT_BAD_FUNC = 202
+
+
+def _last_line(text: str) -> str:
+    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+    return lines[-1][:300] if lines else ""
+
+
+def _from_comparison(index: int, cmp: Comparison, reply: dict[str, Any]) -> TestResult:
+    status = Status.PASSED if cmp.ok else Status.WRONG_ANSWER
+    return TestResult(index, status, cmp.rule, cmp.reason, reply.get("time_s", 0.0),
+                      reply.get("max_rss_kb", 0) / 1024)
+
+
+def judge_flex(index: int, test: TestCase, reply: dict[str, Any], functional: bool,
+               opts: CompareOptions, memory_mb: int) -> TestResult:
+    """Verdict of one flex-style run: limits first, then exit status, then the comparison."""
+    t, rss = reply.get("time_s", 0.0), reply.get("max_rss_kb", 0) / 1024
+    sig, code = reply.get("signal"), reply.get("exit")
+    stderr = reply.get("stderr", "")
+    if reply.get("timed_out") or sig == signal.SIGXCPU:
+        return TestResult(index, Status.TIME_LIMIT, None, "time limit exceeded", t, rss)
+    if code == EXIT_MEMORY or (code != 0 and "MemoryError" in stderr):
+        return TestResult(index, Status.MEMORY_LIMIT, None, f"memory limit ({memory_mb} MiB) exceeded", t, rss)
+    if sig == signal.SIGXFSZ or reply.get("stdout_truncated"):
+        return TestResult(index, Status.RUNTIME_ERROR, None, "output limit exceeded", t, rss)
+    if sig is not None:
+        name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+        hint = " (likely memory limit)" if sig in (signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS) and \
+            memory_mb and rss > 0.9 * memory_mb else ""
+        return TestResult(index, Status.RUNTIME_ERROR, None, f"killed by {name}{hint}", t, rss)
+    if code == EXIT_BAD_FUNC:
+        return TestResult(index, Status.RUNTIME_ERROR, None, _last_line(stderr) or "function not found", t, rss)
+    if code != 0:
+        return TestResult(index, Status.RUNTIME_ERROR, None,
+                          f"exit status {code}: {_last_line(stderr)}".rstrip(": "), t, rss)
+    if functional:
+        raw = reply.get("result", "").strip()
+        if not raw:
+            return TestResult(index, Status.RUNTIME_ERROR, None, "no return value was produced", t, rss)
+        try:
+            value = decode_value(json.loads(raw.splitlines()[-1])["value"])
+        except (ValueError, KeyError, TypeError) as e:
+            return TestResult(index, Status.RUNTIME_ERROR, None, f"unreadable return value: {e}", t, rss)
+        return _from_comparison(index, compare_value(value, test.output, opts), reply)
+    return _from_comparison(index, compare_stdout(reply.get("stdout", ""), test.output, opts), reply)
+
+
+def judge_lcb(tests: list[TestCase], reply: dict[str, Any], functional: bool) -> list[TestResult]:
+    """Verdicts of one LiveCodeBench-style run of all tests (stops at the first failure)."""
+    results: list[TestResult] = []
+    lines = [ln for ln in reply.get("result", "").splitlines() if ln.strip()]
+    t = reply.get("time_s", 0.0)
+    for i, test in enumerate(tests):
+        if i >= len(lines):
+            if reply.get("timed_out"):
+                results.append(TestResult(i, Status.TIME_LIMIT, None, "global timeout (-1)", t))
+            else:
+                results.append(TestResult(i, Status.RUNTIME_ERROR, None,
+                                          f"runner died (exit {reply.get('exit')}, signal {reply.get('signal')})", t))
+            break
+        try:
+            rec = json.loads(lines[i])
+        except ValueError:
+            results.append(TestResult(i, Status.RUNTIME_ERROR, None, "unreadable runner output", t))
+            break
+        if "error" in rec:
+            status = Status.TIME_LIMIT if rec.get("code") == -3 else Status.RUNTIME_ERROR
+            results.append(TestResult(i, status, None, str(rec["error"])[:300], t))
+            break
+        if functional:
+            cmp = compare_value_lcb(decode_value(rec.get("value")), test.output)
+        else:
+            cmp = compare_stdout_lcb(rec.get("stdout", ""), test.output)
+        results.append(_from_comparison(i, cmp, reply))
+        if not cmp.ok:
+            break
+    return results
