@@ -218,6 +218,7 @@ def run_flex_child(req: dict) -> None:
                 _flush_and_exit(EXIT_BAD_FUNC)
             value = fn(*args)
             _write_result({"value": encode_value(value)})
+        _join_threads()
         rc = 0
     except SystemExit as e:
         rc = _exit_code(e)
@@ -230,6 +231,19 @@ def run_flex_child(req: dict) -> None:
             pass
         rc = 1
     _flush_and_exit(rc)
+
+
+def _join_threads() -> None:
+    """Wait for non-daemon threads, as interpreter shutdown would (``Thread(target=main)`` idiom)."""
+    import threading
+
+    me = threading.current_thread()
+    while True:
+        alive = [t for t in threading.enumerate() if t is not me and not t.daemon and t.is_alive()]
+        if not alive:
+            return
+        for t in alive:
+            t.join()
 
 
 def _find_function(g: dict, name: str, prelude: dict):

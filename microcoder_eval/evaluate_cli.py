@@ -1,0 +1,81 @@
+"""``microcoder-eval evaluate``: judge a samples file against LCB problems, stream, resume, report."""
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import MISSING, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from microcoder_eval.config import EvalConfig
+from microcoder_eval.errors import UserError
+
+DEFAULT_PROBLEMS = str(Path(__file__).resolve().parent.parent / "data" / "lcb_sample_problems.jsonl")
+DEFAULT_SAMPLES = str(Path(__file__).resolve().parent.parent / "data" / "lcb_sample_completions.jsonl")
+
+
+@dataclass
+class EvaluateJob:
+    """Inputs and outputs of one evaluation run (the evaluator itself is configured by EvalConfig)."""
+
+    problems: str = field(default=DEFAULT_PROBLEMS, metadata={"help": "LCB problems: .jsonl/.json/.parquet path or HF dataset name."})
+    samples: str = field(default=DEFAULT_SAMPLES, metadata={"help": "Samples: JSONL {question_id, completion} or LCB JSON [{question_id, code_list}]."})
+    out: str = field(default="results.jsonl", metadata={"help": "Per-sample results JSONL (streamed; a rerun resumes)."})
+    release: str | None = field(default=None, metadata={"help": "LCB release, e.g. release_v6 (limits contest dates / picks HF version)."})
+    start_date: str | None = field(default=None, metadata={"help": "Keep problems with contest_date >= this (YYYY-MM-DD)."})
+    end_date: str | None = field(default=None, metadata={"help": "Keep problems with contest_date < this (YYYY-MM-DD)."})
+    platform: str | None = field(default=None, metadata={"help": "Comma-separated platforms to keep (leetcode,atcoder,codeforces)."})
+    difficulty: str | None = field(default=None, metadata={"help": "Comma-separated difficulties to keep (easy,medium,hard)."})
+    use_raw_output: bool = field(default=False, metadata={"help": "For LCB files: re-extract code from output_list instead of using code_list."})
+    skip_missing: bool = field(default=False, metadata={"help": "Ignore samples whose question_id is not among the (filtered) problems instead of failing."})
+    overwrite: bool = field(default=False, metadata={"help": "Discard an existing --out file instead of resuming it."})
+    ks: str = field(default="1,5,10", metadata={"help": "Comma-separated k values for pass@k."})
+    progress: bool = field(default=True, metadata={"help": "Show a progress bar."})
+
+    def __post_init__(self) -> None:
+        try:
+            self.k_values = sorted({int(k) for k in str(self.ks).split(",") if k.strip()})
+        except ValueError as e:
+            raise UserError(f"--ks {self.ks!r} must be comma-separated integers, e.g. 1,5,10") from e
+        if not self.k_values or min(self.k_values) < 1:
+            raise UserError(f"--ks {self.ks!r} needs positive integers, e.g. 1,5,10")
+
+
+def add_dataclass_args(parser: argparse.ArgumentParser, cls: type, skip: tuple[str, ...] = ()) -> None:
+    """Expose a config dataclass's fields as ``--kebab-case`` flags with their help text."""
+    for f in fields(cls):
+        if f.name in skip or not f.init:
+            continue
+        flag = "--" + f.name.replace("_", "-")
+        default = f.default if f.default is not MISSING else None
+        helptext = f.metadata.get("help", "")
+        if f.type in (bool, "bool"):
+            parser.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=default, help=helptext)
+        else:
+            typ = {"int": int, "float": float}.get(str(f.type), str)
+            parser.add_argument(flag, dest=f.name, type=typ, default=default, help=f"{helptext} (default: {default})")
+
+
+def dataclass_from_args(cls: type, args: argparse.Namespace) -> Any:
+    names = {f.name for f in fields(cls) if f.init}
+    return cls(**{k: v for k, v in vars(args).items() if k in names})
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("evaluate", help="Judge samples against problems (streams results, resumes).",
+                              description=__doc__)
+    add_dataclass_args(p, EvaluateJob)
+    add_dataclass_args(p, EvalConfig)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from microcoder_eval.evaluation_job import run_evaluation
+
+    job = dataclass_from_args(EvaluateJob, args)
+    config = dataclass_from_args(EvalConfig, args)
+    summary = run_evaluation(job, config)
+    from microcoder_eval.report import to_markdown
+
+    sys.stdout.write(to_markdown(summary))
+    return 0

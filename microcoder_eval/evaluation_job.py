@@ -1,0 +1,89 @@
+"""Run one evaluation job end to end: load, match, judge (streamed + resumable), summarise."""
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+from typing import Any
+
+from microcoder_eval.config import EvalConfig
+from microcoder_eval.errors import UserError
+from microcoder_eval.evaluator import Evaluator
+from microcoder_eval.extraction import extract_code
+from microcoder_eval.lcb import load_problems
+from microcoder_eval.problem import Problem
+from microcoder_eval.report import agreement, summarize, write_reports
+from microcoder_eval.results_store import ResultsStore
+from microcoder_eval.samples import Sample, load_samples
+
+
+def match_samples(problems: list[Problem], samples: list[Sample], skip_missing: bool,
+                  filtered: bool) -> list[tuple[Problem, Sample]]:
+    """Pair samples with problems; an unknown question_id is an error unless asked to skip."""
+    pmap = {p.question_id: p for p in problems}
+    pairs, missing = [], []
+    for s in samples:
+        if s.question_id in pmap:
+            pairs.append((pmap[s.question_id], s))
+        else:
+            missing.append(s.question_id)
+    if missing and not skip_missing and not filtered:
+        raise UserError(f"sample for unknown question_id {missing[0]!r} ({len(set(missing))} unknown ids); "
+                        "check the problems file or pass --skip-missing")
+    return pairs
+
+
+def run_evaluation(job: Any, config: EvalConfig, quiet: bool = False) -> dict[str, Any]:
+    """Evaluate ``job.samples`` on ``job.problems``; results stream to ``job.out``."""
+    problems = load_problems(job.problems, job.release, job.start_date, job.end_date, job.platform, job.difficulty)
+    if not problems:
+        raise UserError(f"no problems left in {job.problems} after the release/date/platform/difficulty filters")
+    samples = load_samples(job.samples, job.use_raw_output)
+    if not samples:
+        raise UserError(f"{job.samples} holds no samples")
+    filtered = any(v is not None for v in (job.release, job.start_date, job.end_date, job.platform, job.difficulty))
+    pairs = match_samples(problems, samples, job.skip_missing, filtered)
+    if not pairs:
+        raise UserError("no sample matches a problem in the selected window")
+    settings = {"problems": str(Path(job.problems)), "samples": str(Path(job.samples)),
+                "use_raw_output": job.use_raw_output, "config": dataclasses.asdict(config),
+                "window": [job.release, job.start_date, job.end_date, job.platform, job.difficulty]}
+    store = ResultsStore(job.out, settings, overwrite=job.overwrite)
+    todo = [(p, s) for p, s in pairs if s.key not in store.done]
+    try:
+        if todo:
+            _judge(todo, config, store, job.progress and not quiet)
+    finally:
+        store.close()
+    wanted = {s.key for _, s in pairs}
+    results = [r for k, r in store.done.items() if k in wanted]
+    used = {p.question_id for p, _ in pairs}
+    window = {"release": job.release, "start_date": job.start_date, "end_date": job.end_date,
+              "platform": job.platform, "difficulty": job.difficulty, "mode": config.mode}
+    summary = summarize([p for p in problems if p.question_id in used], results, job.k_values, window)
+    labels = {s.key: s.label for _, s in pairs if s.label is not None}
+    if labels:
+        summary["label_agreement"] = agreement(results, labels, "label")
+    refs = {s.key: s.reference_verdict for _, s in pairs if s.reference_verdict is not None}
+    if refs:
+        summary["lcb_agreement"] = agreement(results, refs, "lcb_verdict")
+    summary["reports"] = write_reports(summary, Path(job.out).with_suffix(""))
+    return summary
+
+
+def _judge(todo: list[tuple[Problem, Sample]], config: EvalConfig, store: ResultsStore, progress: bool) -> None:
+    from tqdm import tqdm
+
+    items = []
+    for p, s in todo:
+        code = s.text if s.is_code else extract_code(s.text, config.extract_mode)
+        items.append((p, code))
+    indices = [s.sample_index for _, s in todo]
+    bar = tqdm(total=len(items), desc="evaluating", unit="sample", disable=not progress, file=sys.stderr)
+    with Evaluator(config) as ev:
+        for pos, res in ev.evaluate_iter(items, extract=False, sample_indices=indices):
+            if not todo[pos][1].is_code and res.code is None:
+                res.detail = "no code block found in the completion"
+            store.add(res)
+            bar.update(1)
+    bar.close()

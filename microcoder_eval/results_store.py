@@ -1,0 +1,63 @@
+"""Append-only JSONL results file that a rerun resumes from (finished samples are skipped)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from microcoder_eval.errors import UserError
+from microcoder_eval.verdict import SampleResult
+
+
+def fingerprint(settings: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(settings, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+class ResultsStore:
+    """``<out>`` holds one SampleResult per line; ``<out>.meta.json`` the settings it was made with."""
+
+    def __init__(self, path: str | Path, settings: dict[str, Any], overwrite: bool = False) -> None:
+        self.path = Path(path)
+        self.meta_path = self.path.with_name(self.path.name + ".meta.json")
+        self.settings = settings
+        self.done: dict[tuple[str, int], SampleResult] = {}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if overwrite:
+            self.path.unlink(missing_ok=True)
+            self.meta_path.unlink(missing_ok=True)
+        fp = fingerprint(settings)
+        if self.path.exists() and self.path.stat().st_size:
+            old = json.loads(self.meta_path.read_text()).get("fingerprint") if self.meta_path.exists() else None
+            if old != fp:
+                raise UserError(f"{self.path} holds results made with other settings; pass --overwrite "
+                                "to start again or choose another --out")
+            self._load()
+        self.meta_path.write_text(json.dumps({"fingerprint": fp, "settings": settings}, indent=2, default=str))
+        self._fh = self.path.open("a")
+
+    def _load(self) -> None:
+        good = 0
+        with self.path.open("rb") as f:
+            for line in f:
+                if not line.endswith(b"\n"):
+                    break  # torn last line from an interrupted run
+                try:
+                    r = SampleResult.from_dict(json.loads(line))
+                except (ValueError, KeyError):
+                    break
+                self.done[(r.question_id, r.sample_index)] = r
+                good += len(line)
+        if good != self.path.stat().st_size:
+            with self.path.open("r+b") as f:
+                f.truncate(good)
+
+    def add(self, result: SampleResult) -> None:
+        self._fh.write(json.dumps(result.to_dict()) + "\n")
+        self._fh.flush()
+        os.fsync(self._fh.fileno()) if os.environ.get("MICROCODER_FSYNC") else None
+        self.done[(result.question_id, result.sample_index)] = result
+
+    def close(self) -> None:
+        self._fh.close()
