@@ -34,6 +34,10 @@ class EvalConfig:
                                   default=61000)
     infra_retries: int = _help("Retries of a test whose sandbox worker died before an infra_error "
                                "verdict is given.", default=1)
+    executor: str = _help("Where samples run: 'local' (this machine's sandbox pool) or 'ray' (a Ray "
+                          "cluster; pip install 'microcoder[ray]').", default="local")
+    ray_address: str | None = _help("Ray cluster address for --executor ray (e.g. ray://head:10001 or "
+                                    "'auto'); unset starts a local Ray instance.", default=None)
     extract_mode: str = _help("Code extraction: 'flex' (last complete python block, <think> ignored) or "
                               "'lcb' (between the last two ``` lines). Defaults to the comparison mode.",
                               default="")

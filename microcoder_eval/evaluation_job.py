@@ -8,7 +8,7 @@ from typing import Any
 
 from microcoder_eval.config import EvalConfig
 from microcoder_eval.errors import UserError
-from microcoder_eval.evaluator import Evaluator
+from microcoder_eval.executors import make_executor
 from microcoder_eval.extraction import extract_code
 from microcoder_eval.lcb import load_problems
 from microcoder_eval.problem import Problem
@@ -80,7 +80,7 @@ def _judge(todo: list[tuple[Problem, Sample]], config: EvalConfig, store: Result
         items.append((p, code))
     indices = [s.sample_index for _, s in todo]
     bar = tqdm(total=len(items), desc="evaluating", unit="sample", disable=not progress, file=sys.stderr)
-    with Evaluator(config) as ev:
+    with make_executor(config) as ev:
         for pos, res in ev.evaluate_iter(items, extract=False, sample_indices=indices):
             if not todo[pos][1].is_code and res.code is None:
                 res.detail = "no code block found in the completion"
