@@ -26,6 +26,8 @@ class EvalConfig:
     max_processes: int = _help("Process/thread cap per sandbox user (RLIMIT_NPROC) when run as root.",
                                default=32)
     workers: int = _help("Parallel sandbox workers (0 = one per CPU core).", default=0)
+    sample_budget_s: float = _help("Total wall-clock budget for one sample across its tests (0 = "
+                                   "unlimited); tests left when it runs out get time_limit.", default=0.0)
     all_tests: bool = _help("Run every test instead of stopping at the first failure.", default=False)
     isolate_network: bool = _help("Run solutions in an empty network namespace where the OS allows it.",
                                   default=True)
@@ -51,6 +53,8 @@ class EvalConfig:
             raise UserError(f"extract_mode {self.extract_mode!r} is not supported; use flex or lcb")
         if not (0 < float(self.timeout_s) <= 3600):
             raise UserError(f"timeout_s={self.timeout_s} must be in (0, 3600] seconds; LiveCodeBench uses 6")
+        if self.sample_budget_s < 0:
+            raise UserError(f"sample_budget_s={self.sample_budget_s} must be >= 0 (0 = unlimited)")
         if self.memory_mb < 0 or (0 < self.memory_mb < 64):
             raise UserError(f"memory_mb={self.memory_mb} is too small for Python (needs >= 64) or negative; "
                             "use 0 for no cap or e.g. 4096")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -147,9 +148,20 @@ class Evaluator:
     def _run_flex(self, problem: Problem, code: str) -> list[TestResult]:
         base_req = self._request(problem, code, "flex")
         results: list[TestResult] = []
+        budget = self.config.sample_budget_s
+        deadline = time.monotonic() + budget if budget else None
         with self.pool.worker() as worker:
             for i, test in enumerate(problem.tests):
-                reply = self._call(worker, dict(base_req, input=test.input))
+                req = dict(base_req, input=test.input)
+                if deadline is not None:
+                    left = deadline - time.monotonic()
+                    if left <= 0.01:
+                        results.append(TestResult(i, Status.TIME_LIMIT, None, "sample time budget exhausted"))
+                        if not self.config.all_tests:
+                            break
+                        continue
+                    req["wall_limit_s"] = min(req["wall_limit_s"], left)
+                reply = self._call(worker, req)
                 res = judge_flex(i, test, reply, problem.is_functional, problem.compare, self.config.memory_mb)
                 results.append(res)
                 if res.status is not Status.PASSED and not self.config.all_tests:

@@ -1,0 +1,289 @@
+"""The evaluator as an RL reward: a TRL ``reward_funcs`` callable and a verl ``compute_score``.
+
+Reward policy (``RewardConfig``):
+* ``binary``: 1.0 when every (selected) test passes, else 0.0.
+* ``fraction``: passed tests / selected tests (all tests are run).
+* ``no_code_reward`` replaces the reward when the completion has no closed python block;
+  ``syntax_error_reward`` when the extracted code does not compile.
+* infrastructure failures (sandbox died twice, no tests) give ``None``: TRL turns it into NaN
+  and leaves the sample out of the group statistics instead of zeroing the batch.
+* ``max_tests`` > 0 runs a deterministic, seeded subset of each problem's tests.
+Per-sample verdicts of the last call are in ``reward.last_results`` and, under TRL, logged as
+completion-table columns (``log_extra``) plus pass-rate / verdict-mix metrics (``log_metric``).
+"""
+from __future__ import annotations
+
+import atexit
+import hashlib
+import json
+import random
+import threading
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, field, fields
+from typing import Any, Callable, Sequence
+
+from microcoder_eval.config import EvalConfig
+from microcoder_eval.errors import UserError
+from microcoder_eval.executors import make_executor
+from microcoder_eval.extraction import extract_code
+from microcoder_eval.problem import Problem
+from microcoder_eval.test_formats import problem_from_row
+from microcoder_eval.verdict import SampleResult, Status
+
+POLICIES = ("binary", "fraction")
+
+
+@dataclass
+class RewardConfig:
+    """Reward policy and the sandbox settings used to compute it."""
+
+    policy: str = field(default="binary", metadata={"help": "'binary' (1 if all tests pass) or 'fraction' (share of tests passed)."})
+    no_code_reward: float = field(default=0.0, metadata={"help": "Reward for a completion with no closed python code block (a format penalty if negative)."})
+    syntax_error_reward: float = field(default=0.0, metadata={"help": "Reward when the extracted code does not compile."})
+    max_tests: int = field(default=0, metadata={"help": "Run at most this many tests per problem (0 = all), chosen deterministically from seed and question_id."})
+    seed: int = field(default=0, metadata={"help": "Seed for the test subset."})
+    timeout_s: float = field(default=6.0, metadata={"help": "Per-test time limit in seconds."})
+    sample_budget_s: float = field(default=30.0, metadata={"help": "Wall-clock budget per completion over all its tests, so a hung sample cannot stall the trainer (0 = timeout_s x tests)."})
+    memory_mb: int = field(default=4096, metadata={"help": "Memory cap per test process, MiB."})
+    workers: int = field(default=0, metadata={"help": "Sandbox workers (0 = one per CPU core)."})
+    mode: str = field(default="flex", metadata={"help": "Comparison mode: 'flex' or 'lcb'."})
+    executor: str = field(default="local", metadata={"help": "'local' sandbox pool or 'ray' to offload execution to a Ray cluster."})
+    ray_address: str | None = field(default=None, metadata={"help": "Ray address for executor='ray'."})
+    cache_size: int = field(default=65536, metadata={"help": "Results cached by (problem, extracted code); 0 disables the cache."})
+
+    def __post_init__(self) -> None:
+        if self.policy not in POLICIES:
+            raise UserError(f"reward policy {self.policy!r} is unknown; use 'binary' or 'fraction'")
+        if self.max_tests < 0:
+            raise UserError(f"max_tests={self.max_tests} must be >= 0 (0 = all tests)")
+        if self.cache_size < 0:
+            raise UserError(f"cache_size={self.cache_size} must be >= 0")
+        self.eval_config()  # validates the sandbox fields with EvalConfig's messages
+
+    def eval_config(self) -> EvalConfig:
+        return EvalConfig(mode=self.mode, timeout_s=self.timeout_s, memory_mb=self.memory_mb, workers=self.workers,
+                          all_tests=self.policy == "fraction", sample_budget_s=self.sample_budget_s,
+                          executor=self.executor, ray_address=self.ray_address)
+
+
+def completion_text(completion: Any) -> str:
+    """A completion as TRL passes it: a string, or a list of chat messages (last assistant turn)."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, dict):
+        return str(completion.get("content") or "")
+    if isinstance(completion, list):
+        parts = [m for m in completion if isinstance(m, dict) and m.get("role", "assistant") == "assistant"]
+        msg = parts[-1] if parts else (completion[-1] if completion else "")
+        content = msg.get("content", "") if isinstance(msg, dict) else msg
+        if isinstance(content, list):  # content blocks
+            return "".join(b.get("text", "") for b in content if isinstance(b, dict))
+        return str(content or "")
+    return "" if completion is None else str(completion)
+
+
+def _problem_key(p: Problem) -> str:
+    blob = json.dumps([p.question_id, p.func_name, [t.to_dict() for t in p.tests]], sort_keys=True)
+    return hashlib.sha1(blob.encode()).hexdigest()
+
+
+class EvaluatorReward:
+    """TRL-compatible reward function backed by a long-lived (warm) evaluator."""
+
+    def __init__(self, config: RewardConfig | None = None, executor: Any = None) -> None:
+        self.config = config or RewardConfig()
+        self.__name__ = f"microcoder_{self.config.policy}"
+        self._executor = executor
+        self._own_executor = executor is None
+        self._lock = threading.Lock()
+        self._cache: OrderedDict[tuple[str, str], SampleResult] = OrderedDict()
+        self._problems: dict[str, Problem] = {}
+        self.last_results: list[SampleResult | None] = []
+        self.cache_hits = 0
+
+    # ------------------------------------------------------------------ lifecycle
+    @property
+    def executor(self) -> Any:
+        if self._executor is None:
+            self._executor = make_executor(self.config.eval_config())
+            atexit.register(self.close)
+        return self._executor
+
+    def close(self) -> None:
+        if self._executor is not None and self._own_executor:
+            self._executor.close()
+            self._executor = None
+
+    # ------------------------------------------------------------------ problems
+    def _select_tests(self, p: Problem) -> Problem:
+        n = self.config.max_tests
+        tests = p.tests
+        if not n or len(tests) <= n:
+            return p
+        rng = random.Random(f"{self.config.seed}:{p.question_id}")
+        keep = sorted(rng.sample(range(len(tests)), n))
+        chosen = [tests[i] for i in keep]
+        return Problem(**{**{f.name: getattr(p, f.name) for f in fields(Problem)},
+                          "public_tests": chosen, "private_tests": []})
+
+    def problem_for(self, row: dict[str, Any]) -> Problem:
+        """Problem for one dataset row (memoised: rows repeat across a GRPO group)."""
+        blob = json.dumps(row, sort_keys=True, default=str)
+        key = hashlib.sha1(blob.encode()).hexdigest()
+        p = self._problems.get(key)
+        if p is None:
+            p = self._select_tests(problem_from_row(row))
+            if len(self._problems) > 100_000:
+                self._problems.clear()
+            self._problems[key] = p
+        return p
+
+    # ------------------------------------------------------------------ scoring
+    def score_results(self, results: Sequence[SampleResult | None]) -> list[float | None]:
+        out: list[float | None] = []
+        for r in results:
+            if r is None or r.status is Status.INFRA_ERROR:
+                out.append(None)
+            elif r.status is Status.NO_CODE:
+                out.append(self.config.no_code_reward)
+            elif r.status is Status.RUNTIME_ERROR and r.tests and "SyntaxError" in r.tests[0].detail \
+                    and r.tests[0].index == 0:
+                out.append(self.config.syntax_error_reward)
+            elif self.config.policy == "fraction":
+                out.append(r.fraction_passed)
+            else:
+                out.append(1.0 if r.passed else 0.0)
+        return out
+
+    def evaluate(self, problems: Sequence[Problem], texts: Sequence[str]) -> list[SampleResult | None]:
+        """Judge a whole batch at once through the executor; identical (problem, code) run once."""
+        codes = [extract_code(t, self.config.eval_config().extract_mode) for t in texts]
+        results: list[SampleResult | None] = [None] * len(texts)
+        todo: dict[tuple[str, str], list[int]] = {}
+        for i, (p, code) in enumerate(zip(problems, codes)):
+            if code is None:
+                results[i] = SampleResult(p.question_id, i, Status.NO_CODE, [], len(p.tests), None,
+                                          "no code block found in the completion")
+                continue
+            key = (_problem_key(p), code)
+            with self._lock:
+                hit = self._cache.get(key) if self.config.cache_size else None
+            if hit is not None:
+                self.cache_hits += 1
+                results[i] = hit
+                continue
+            todo.setdefault(key, []).append(i)
+        if todo:
+            keys = list(todo)
+            items = [(problems[todo[k][0]], k[1]) for k in keys]
+            try:
+                fresh = self.executor.evaluate(items, extract=False)
+            except Exception as e:  # noqa: BLE001 - an executor failure must not zero the batch
+                fresh = [SampleResult(p.question_id, 0, Status.INFRA_ERROR, [], len(p.tests), c, f"executor: {e}")
+                         for p, c in items]
+            for k, res in zip(keys, fresh):
+                if res.status is not Status.INFRA_ERROR and self.config.cache_size:
+                    with self._lock:
+                        self._cache[k] = res
+                        while len(self._cache) > self.config.cache_size:
+                            self._cache.popitem(last=False)
+                for i in todo[k]:
+                    results[i] = res
+        return results
+
+    def __call__(self, prompts: list[Any] | None = None, completions: list[Any] | None = None,
+                 completion_ids: list[Any] | None = None, trainer_state: Any = None,
+                 log_extra: Callable[[str, list[Any]], None] | None = None,
+                 log_metric: Callable[[str, float], None] | None = None, **columns: Any) -> list[float | None]:
+        if completions is None:
+            raise TypeError("reward function needs completions=")
+        n = len(completions)
+        columns.pop("environments", None)
+        rows = [{k: v[i] for k, v in columns.items() if isinstance(v, (list, tuple)) and len(v) == n}
+                for i in range(n)]
+        problems: list[Problem | None] = []
+        for row in rows:
+            try:
+                problems.append(self.problem_for(row))
+            except ValueError:
+                problems.append(None)
+        texts = [completion_text(c) for c in completions]
+        ok = [i for i, p in enumerate(problems) if p is not None]
+        judged = self.evaluate([problems[i] for i in ok], [texts[i] for i in ok])  # type: ignore[misc]
+        results: list[SampleResult | None] = [None] * n
+        for i, r in zip(ok, judged):
+            results[i] = r
+        self.last_results = results
+        rewards = self.score_results(results)
+        if log_extra is not None:
+            log_extra("verdict", [r.status.value if r else "bad_row" for r in results])
+            log_extra("tests_passed", [f"{r.num_passed}/{r.num_tests}" if r else "" for r in results])
+        if log_metric is not None:
+            valid = [r for r in results if r is not None and r.status is not Status.INFRA_ERROR]
+            if valid:
+                log_metric("verdict/pass_rate", sum(r.passed for r in valid) / len(valid))
+                mix = Counter(r.status.value for r in valid)
+                for status in Status:
+                    log_metric(f"verdict/{status.value}", mix.get(status.value, 0) / len(valid))
+            log_metric("verdict/infra_or_bad_row", (n - len(valid)) / n if n else 0.0)
+        return rewards
+
+
+# ---------------------------------------------------------------------- verl adapter
+_DEFAULT: EvaluatorReward | None = None
+_DEFAULT_LOCK = threading.Lock()
+
+
+def default_reward() -> EvaluatorReward:
+    """Process-wide reward (warm workers reused across verl calls)."""
+    global _DEFAULT
+    with _DEFAULT_LOCK:
+        if _DEFAULT is None:
+            _DEFAULT = EvaluatorReward()
+        return _DEFAULT
+
+
+def _row_from_ground_truth(ground_truth: Any, extra_info: dict[str, Any] | None) -> dict[str, Any]:
+    row: dict[str, Any] = {"ground_truth": ground_truth}
+    if isinstance(ground_truth, dict) and ("public_test_cases" in ground_truth or "private_test_cases" in ground_truth):
+        row = dict(ground_truth)
+    if extra_info:
+        for k in ("question_id", "func_name", "fn_name", "metadata", "difficulty", "platform"):
+            if k in extra_info and k not in row:
+                row[k] = extra_info[k]
+    return row
+
+
+def _verl_dict(score: float | None, r: SampleResult | None) -> dict[str, Any]:
+    return {"score": 0.0 if score is None else float(score), "valid": score is not None,
+            "status": r.status.value if r else "bad_ground_truth",
+            "num_passed": r.num_passed if r else 0, "num_tests": r.num_tests if r else 0}
+
+
+def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: dict[str, Any] | None = None,
+                  **kwargs: Any) -> dict[str, Any]:
+    """verl ``custom_reward_function`` entry point: returns ``{"score", "valid", "status", ...}``.
+
+    verl needs a number, so an infrastructure failure scores 0.0 with ``valid=False`` (filter on it).
+    """
+    return compute_score_batch([data_source], [solution_str], [ground_truth], [extra_info])[0]
+
+
+def compute_score_batch(data_sources: Sequence[str], solution_strs: Sequence[str], ground_truths: Sequence[Any],
+                        extra_infos: Sequence[dict[str, Any] | None] | None = None, **kwargs: Any) -> list[dict[str, Any]]:
+    """verl ``BatchRewardManager`` entry point: one evaluator call for the whole batch."""
+    reward = default_reward()
+    extra_infos = extra_infos or [None] * len(solution_strs)
+    problems: list[Problem | None] = []
+    for gt, extra in zip(ground_truths, extra_infos):
+        try:
+            problems.append(reward.problem_for(_row_from_ground_truth(gt, extra)))
+        except ValueError:
+            problems.append(None)
+    ok = [i for i, p in enumerate(problems) if p is not None]
+    judged = reward.evaluate([problems[i] for i in ok], [solution_strs[i] for i in ok])  # type: ignore[misc]
+    results: list[SampleResult | None] = [None] * len(solution_strs)
+    for i, r in zip(ok, judged):
+        results[i] = r
+    scores = reward.score_results(results)
+    return [_verl_dict(s, r) for s, r in zip(scores, results)]
