@@ -54,8 +54,22 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
+def _safe_repr(v: Any, n: int = 60) -> str:
+    try:
+        return _short(repr(v), n)
+    except ValueError:  # int too large for str()
+        return f"<int of {v.bit_length()} bits>" if isinstance(v, int) else "<unprintable>"
+
+
 def _short(s: str, n: int = 60) -> str:
     return s if len(s) <= n else s[: n - 3] + "..."
+
+
+def _norm_int(tok: str) -> str:
+    """Canonical integer text (no int() call: no 4300-digit limit, linear time)."""
+    neg = tok.startswith("-")
+    digits = tok.lstrip("+-").lstrip("0") or "0"
+    return ("-" if neg and digits != "0" else "") + digits
 
 
 def numbers_close(got: str, want: str, tol: float) -> bool:
@@ -64,7 +78,7 @@ def numbers_close(got: str, want: str, tol: float) -> bool:
         return True
     if _INT_RE.match(want):
         if _INT_RE.match(got):
-            return int(got) == int(want)
+            return _norm_int(got) == _norm_int(want)
         if _FLOAT_RE.match(got):  # "3.0" for "3": only if exactly integral
             try:
                 return Decimal(got) == Decimal(want)
@@ -142,6 +156,41 @@ class Opaque:
         return f"<opaque {self.description}>"
 
 
+MAX_INT_DIGITS = 200_000
+
+
+def _big_int(text: str) -> int:
+    """int() without the 4300-digit guard (inputs here are bounded by MAX_INT_DIGITS)."""
+    import sys
+
+    try:
+        return int(text)
+    except ValueError:
+        old = sys.get_int_max_str_digits()
+        sys.set_int_max_str_digits(0)
+        try:
+            return int(text)
+        finally:
+            sys.set_int_max_str_digits(old)
+
+
+def load_expected(text: str) -> Any:
+    """json.loads for trusted expected outputs, big integers included."""
+    import sys
+
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        if "digits" not in str(e):
+            raise
+        old = sys.get_int_max_str_digits()
+        sys.set_int_max_str_digits(0)
+        try:
+            return json.loads(text)
+        finally:
+            sys.set_int_max_str_digits(old)
+
+
 def decode_value(v: Any) -> Any:
     """Inverse of the sandbox's tagged JSON encoding."""
     if isinstance(v, list):
@@ -165,7 +214,10 @@ def decode_value(v: Any) -> Any:
                     return Opaque("dict with unhashable key")
             return out
         if "$int" in v:
-            return int(v["$int"])
+            digits = str(v["$int"])
+            if len(digits) > MAX_INT_DIGITS:
+                return Opaque(f"integer with {len(digits)} digits")
+            return _big_int(digits)
         if "$float" in v:
             return float(v["$float"])
         if "$opaque" in v:
@@ -244,8 +296,8 @@ def compare_value(got: Any, want_json: str, opts: CompareOptions | None = None) 
     """Flexible cascade for a functional test's decoded return value."""
     opts = opts or CompareOptions()
     try:
-        want = json.loads(want_json)
-    except json.JSONDecodeError:
+        want = load_expected(want_json)
+    except ValueError:
         return Comparison(False, None, f"expected output {_short(want_json)!r} is not JSON")
     if isinstance(got, Opaque):
         return Comparison(False, None, f"returned a non-data object {got.description}")
@@ -257,7 +309,7 @@ def compare_value(got: Any, want_json: str, opts: CompareOptions | None = None) 
         return Comparison(True, "numeric")
     if opts.case_insensitive and isinstance(got, str) and isinstance(want, str) and got.lower() == want.lower():
         return Comparison(True, "case_insensitive")
-    return Comparison(False, None, f"returned {_short(repr(got))}, expected {_short(want_json)}")
+    return Comparison(False, None, f"returned {_safe_repr(got)}, expected {_short(want_json)}")
 
 
 # ---------------------------------------------------------------- LiveCodeBench strict mode
@@ -288,7 +340,10 @@ def compare_stdout_lcb(got: str, want: str) -> Comparison:
 
 def compare_value_lcb(got: Any, want_json: str) -> Comparison:
     """LiveCodeBench's call rule: top-level tuple -> list, then Python ``==``."""
-    want = json.loads(want_json)
+    try:
+        want = load_expected(want_json)
+    except ValueError:
+        return Comparison(False, None, "expected output is not JSON")
     if isinstance(got, tuple):
         got = list(got)
     try:

@@ -1,0 +1,47 @@
+from microcoder_eval.extraction import extract_code, fenced_blocks
+
+
+def test_last_complete_python_block_wins():
+    text = "first\n```python\nprint(1)\n```\nthen better\n```py\nprint(2)\n```\n"
+    assert extract_code(text) == "print(2)"
+
+
+def test_language_variants_and_bare_fence():
+    for lang in ("python", "py", "python3", "Python", ""):
+        assert extract_code(f"x\n```{lang}\nprint(3)\n```") == "print(3)"
+
+
+def test_non_python_block_ignored():
+    assert extract_code("```cpp\nint main(){}\n```\n```python\nprint(4)\n```\n```text\nout\n```") == "print(4)"
+
+
+def test_think_block_ignored():
+    text = "<think>\n```python\nprint('draft')\n```\n</think>\nAnswer:\n```python\nprint('final')\n```"
+    assert extract_code(text) == "print('final')"
+    # reasoning only (answer missing) -> no code, even though the reasoning had a block
+    assert extract_code("<think>```python\nprint(1)\n```</think> I give up") is None
+
+
+def test_truncated_block_does_not_count():
+    assert extract_code("```python\nprint(1)\n```\n```python\nprint(2") == "print(1)"
+    assert extract_code("```python\nprint(2") is None
+
+
+def test_no_code_and_empty_block():
+    assert extract_code("I cannot solve this.") is None
+    assert extract_code("```python\n\n```") is None
+    assert extract_code("") is None and extract_code(None) is None
+
+
+def test_lcb_extraction_rule():
+    text = "```python\na=1\n```\nprose ``` inline\n```python\nb=2\n```"
+    assert extract_code(text, mode="lcb") == "b=2"
+    assert extract_code("one ``` only", mode="lcb") is None
+    # LCB takes text between the last two ``` lines, even if that is prose
+    assert extract_code("```python\nx=1\n```\nsee ``` here", mode="lcb") is None
+    assert extract_code("```python\nx=1\n```\nsee ``` here") == "x=1"
+
+
+def test_fenced_blocks_longer_fences():
+    blocks = fenced_blocks("````python\nprint('```')\n````")
+    assert blocks == [("python", "print('```')")]
