@@ -52,7 +52,8 @@ def run_evaluation(job: Any, config: EvalConfig, quiet: bool = False) -> dict[st
     todo = [(p, s) for p, s in pairs if s.key not in store.done]
     try:
         if todo:
-            _judge(todo, config, store, job.progress and not quiet)
+            hide = tuple(str(Path(f).resolve().parent) for f in (job.problems,) if Path(f).exists())
+            _judge(todo, config, store, job.progress and not quiet, hide)
     finally:
         store.close()
     wanted = {s.key for _, s in pairs}
@@ -71,7 +72,8 @@ def run_evaluation(job: Any, config: EvalConfig, quiet: bool = False) -> dict[st
     return summary
 
 
-def _judge(todo: list[tuple[Problem, Sample]], config: EvalConfig, store: ResultsStore, progress: bool) -> None:
+def _judge(todo: list[tuple[Problem, Sample]], config: EvalConfig, store: ResultsStore, progress: bool,
+           hide: tuple[str, ...] = ()) -> None:
     from tqdm import tqdm
 
     items = []
@@ -80,7 +82,7 @@ def _judge(todo: list[tuple[Problem, Sample]], config: EvalConfig, store: Result
         items.append((p, code))
     indices = [s.sample_index for _, s in todo]
     bar = tqdm(total=len(items), desc="evaluating", unit="sample", disable=not progress, file=sys.stderr)
-    with make_executor(config) as ev:
+    with make_executor(config, hide) as ev:
         for pos, res in ev.evaluate_iter(items, extract=False, sample_indices=indices):
             if not todo[pos][1].is_code and res.code is None:
                 res.detail = "no code block found in the completion"

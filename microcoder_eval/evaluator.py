@@ -20,9 +20,12 @@ Item = tuple[Problem, "str | None"]
 class Evaluator:
     """Long-lived evaluator: start once, call ``evaluate`` many times (workers stay warm)."""
 
-    def __init__(self, config: EvalConfig | None = None) -> None:
+    def __init__(self, config: EvalConfig | None = None, hide_paths: Sequence[str] = ()) -> None:
+        """``hide_paths``: directories (e.g. the one holding the problems file with expected
+        outputs) that solutions see as empty, where the OS allows private mounts (root)."""
         self.config = config or EvalConfig()
-        self.pool = SandboxPool(self.config.workers, self.config.sandbox_uid_base, self.config.isolate_network)
+        self.pool = SandboxPool(self.config.workers, self.config.sandbox_uid_base, self.config.isolate_network,
+                                safe_hide_paths(hide_paths))
         self._threads = ThreadPoolExecutor(max_workers=self.config.workers, thread_name_prefix="mc-eval")
         self._closed = False
         self._lock = threading.Lock()
@@ -178,6 +181,20 @@ class Evaluator:
         with self.pool.worker() as worker:
             reply = self._call(worker, req)
         return judge_lcb(tests, reply, problem.is_functional)
+
+
+def safe_hide_paths(paths: Sequence[str]) -> list[str]:
+    """Drop paths whose hiding would hide the interpreter or its import path."""
+    import os
+    import sys
+
+    keep = []
+    needed = [os.path.realpath(p) for p in [sys.prefix, sys.base_prefix, *sys.path] if p]
+    for p in paths:
+        rp = os.path.realpath(p)
+        if os.path.isdir(rp) and rp != "/" and not any(n == rp or n.startswith(rp + os.sep) for n in needed):
+            keep.append(rp)
+    return keep
 
 
 def evaluate(items: Iterable[Item], config: EvalConfig | None = None, extract: bool = False) -> list[SampleResult]:

@@ -36,7 +36,7 @@ def judge_flex(index: int, test: TestCase, reply: dict[str, Any], functional: bo
         return TestResult(index, Status.TIME_LIMIT, None, "time limit exceeded", t, rss)
     if code == EXIT_MEMORY or (code != 0 and "MemoryError" in stderr):
         return TestResult(index, Status.MEMORY_LIMIT, None, f"memory limit ({memory_mb} MiB) exceeded", t, rss)
-    if sig == signal.SIGXFSZ or reply.get("stdout_truncated"):
+    if sig == signal.SIGXFSZ or reply.get("stdout_truncated") or (code != 0 and "[Errno 27]" in stderr):
         return TestResult(index, Status.RUNTIME_ERROR, None, "output limit exceeded", t, rss)
     if sig is not None:
         name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)

@@ -7,6 +7,7 @@ from typing import Any
 
 
 class TestType(str, enum.Enum):
+    __test__ = False  # not a pytest class
     """How a test is executed: a stdin/stdout program or a function call."""
 
     STDIN = "stdin"
@@ -21,6 +22,8 @@ class TestCase:
     functional: ``input`` holds one JSON value per line (the positional args),
     ``output`` is the JSON of the expected return value.
     """
+
+    __test__ = False  # not a pytest class
 
     input: str
     output: str

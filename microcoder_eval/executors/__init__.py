@@ -19,8 +19,8 @@ EXECUTORS: dict[str, str] = {
 }
 
 
-def make_executor(config: EvalConfig) -> Any:
-    """Build the executor named by ``config.executor``."""
+def make_executor(config: EvalConfig, hide_paths: tuple[str, ...] = ()) -> Any:
+    """Build the executor named by ``config.executor`` (``hide_paths``: see ``Evaluator``)."""
     target = EXECUTORS.get(config.executor)
     if target is None:
         raise UserError(f"executor {config.executor!r} is unknown; choose one of {', '.join(EXECUTORS)}")
@@ -30,4 +30,6 @@ def make_executor(config: EvalConfig) -> Any:
     except ModuleNotFoundError as e:
         raise UserError(f"executor {config.executor!r} needs an optional dependency ({e.name}); "
                         f"install it with pip install 'microcoder[{config.executor}]'") from e
+    if hide_paths and config.executor == "local":
+        return factory(config, hide_paths=hide_paths)
     return factory(config)

@@ -32,8 +32,11 @@ def _worker_env() -> dict[str, str]:
 class SandboxWorker:
     """One ``worker.py`` process; ``run`` sends a request and waits (with a deadline) for the reply."""
 
-    def __init__(self, index: int, uid: int | None, isolate_network: bool = True) -> None:
+    def __init__(self, index: int, uid: int | None, isolate_network: bool = True,
+                 hide_paths: list[str] | None = None) -> None:
         self.index = index
+        self.hide_paths = list(hide_paths or [])
+        self.mount_notes: list[str] = []
         self.uid = uid
         self.isolate_network = isolate_network
         self.proc: subprocess.Popen[bytes] | None = None
@@ -46,9 +49,11 @@ class SandboxWorker:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env=_worker_env(), start_new_session=True, close_fds=True,
         )
-        self._send({"op": "hello", "isolate_network": self.isolate_network})
+        self._send({"op": "hello", "isolate_network": self.isolate_network,
+                    "private_mounts": self.uid is not None, "hide_paths": self.hide_paths})
         hello = self._recv(deadline=time.monotonic() + 60)
         self.network_isolated = bool(hello.get("network_isolated"))
+        self.mount_notes = list(hello.get("mounts", []))
 
     def _send(self, msg: dict[str, Any]) -> None:
         assert self.proc and self.proc.stdin
@@ -124,10 +129,11 @@ class SandboxWorker:
 class SandboxPool:
     """A fixed set of warm workers; ``with pool.worker() as w`` borrows one."""
 
-    def __init__(self, size: int, uid_base: int | None = None, isolate_network: bool = True) -> None:
+    def __init__(self, size: int, uid_base: int | None = None, isolate_network: bool = True,
+                 hide_paths: list[str] | None = None) -> None:
         if os.geteuid() != 0:
             uid_base = None
-        self.workers = [SandboxWorker(i, None if uid_base is None else uid_base + i, isolate_network)
+        self.workers = [SandboxWorker(i, None if uid_base is None else uid_base + i, isolate_network, hide_paths)
                         for i in range(size)]
         self._idle: queue.SimpleQueue[SandboxWorker] = queue.SimpleQueue()
         self._closed = False

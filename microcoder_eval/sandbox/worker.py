@@ -46,6 +46,10 @@ LCB_IMPORTS = (
     "import statistics\nimport itertools\nimport functools\nimport operator\nimport io\nimport sys\n"
     "import json\nsys.setrecursionlimit(50000)\n"
 )
+# imported once in the worker so forked solutions get them for free
+PRELOAD = ("decimal", "fractions", "cmath", "array", "dataclasses", "enum", "queue", "threading",
+           "numbers", "struct", "textwrap", "unicodedata", "graphlib", "hashlib", "encodings.idna",
+           "subprocess", "socket", "time", "pprint", "contextlib", "weakref", "abc", "types")
 EXIT_MEMORY = 201  # child's own exit code for MemoryError
 EXIT_BAD_FUNC = 202  # functional test: function not found / bad input
 RESULT_FD = 3
@@ -159,6 +163,7 @@ def _enter_child(req: dict, in_fd: int, out_fd: int, err_fd: int, res_fd: int, w
     sys.__stdin__, sys.__stdout__, sys.__stderr__ = sys.stdin, sys.stdout, sys.stderr
     sys.argv = ["solution.py"]
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # Python ignores it; we want the kill
 
 
 def _flush_and_exit(code: int) -> None:
@@ -500,13 +505,77 @@ def run_request(req: dict, base: str) -> dict:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def _isolate_network() -> bool:
-    """Give the worker (and so every child) an empty network namespace when allowed."""
+CLONE_NEWNS = 0x00020000
+MS_BIND, MS_REC, MS_PRIVATE, MNT_DETACH = 4096, 16384, 1 << 18, 2
+
+
+def _libc():
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _mount(src, target, fstype, flags, data) -> None:
+    enc = (lambda x: None if x is None else str(x).encode())
+    if _libc().mount(enc(src), enc(target), enc(fstype), flags, enc(data)) != 0:
+        raise OSError(ctypes.get_errno(), f"mount {target}: {os.strerror(ctypes.get_errno())}")
+
+
+def _blocked_ancestors(paths: list[str]) -> dict[str, set[str]]:
+    """Directories others cannot traverse on the way to ``paths`` -> the child names needed."""
+    blocked: dict[str, set[str]] = {}
+    for path in paths:
+        parts = os.path.realpath(path).split(os.sep)
+        for i in range(2, len(parts)):
+            parent = os.sep.join(parts[:i]) or os.sep
+            try:
+                mode = os.stat(parent).st_mode
+            except OSError:
+                break
+            if not mode & 0o001:
+                blocked.setdefault(parent, set()).add(parts[i])
+    return blocked
+
+
+def _private_mounts(hide: list[str]) -> list[str]:
+    """In a private mount namespace: make the interpreter reachable for the sandbox uid (a
+    0755 tmpfs over each untraversable ancestor, e.g. /root, with only the needed entries
+    bound back) and hide ``hide`` directories (e.g. the one holding expected outputs)."""
+    notes = []
+    if _libc().unshare(CLONE_NEWNS) != 0:
+        return ["no mount namespace"]
+    _mount(None, "/", None, MS_REC | MS_PRIVATE, None)
+    needed = [sys.executable, sys.prefix, sys.base_prefix] + [p for p in sys.path if p and os.path.exists(p)]
+    blocked = _blocked_ancestors(needed)
+    for parent in sorted(blocked, key=lambda p: p.count(os.sep)):
+        stash = tempfile.mkdtemp(prefix="mc-stash-")
+        names = sorted(blocked[parent])
+        for name in names:
+            os.mkdir(os.path.join(stash, name)) if os.path.isdir(os.path.join(parent, name)) else None
+            if os.path.isdir(os.path.join(parent, name)):
+                _mount(os.path.join(parent, name), os.path.join(stash, name), None, MS_BIND | MS_REC, None)
+        _mount("tmpfs", parent, "tmpfs", 0, "mode=0755,size=1m")
+        for name in names:
+            if os.path.isdir(os.path.join(stash, name)):
+                os.mkdir(os.path.join(parent, name))
+                _mount(os.path.join(stash, name), os.path.join(parent, name), None, MS_BIND | MS_REC, None)
+        notes.append(f"reachable: {parent}/{{{','.join(names)}}}")
+    for path in hide:
+        if os.path.isdir(path):
+            _mount("tmpfs", path, "tmpfs", 0, "mode=0755,size=1m")
+            notes.append(f"hidden: {path}")
+    return notes
+
+
+def _isolate(network: bool, mounts: bool, hide: list[str]) -> dict:
+    """Namespaces for the worker and so for every child: empty network, private mounts."""
+    out = {"network_isolated": False, "mounts": []}
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.unshare(CLONE_NEWNET) == 0
-    except Exception:  # noqa: BLE001
-        return False
+        if network:
+            out["network_isolated"] = _libc().unshare(CLONE_NEWNET) == 0
+        if mounts and os.geteuid() == 0:
+            out["mounts"] = _private_mounts(hide)
+    except Exception as e:  # noqa: BLE001 - isolation is best effort; report what happened
+        out["mounts"].append(f"mount setup failed: {e}")
+    return out
 
 
 def main() -> None:
@@ -517,11 +586,16 @@ def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     exec(compile(LCB_IMPORTS, "<prelude>", "exec"), {"__builtins__": builtins})  # warm imports
     import unittest.mock  # noqa: F401  (lcb style)
+    for name in PRELOAD:
+        try:
+            __import__(name)
+        except Exception:  # noqa: BLE001 - optional modules
+            pass
     hello = recv(proto_in)
-    net = _isolate_network() if hello.get("isolate_network", True) else False
+    iso = _isolate(hello.get("isolate_network", True), hello.get("private_mounts", True), hello.get("hide_paths", []))
     base = tempfile.mkdtemp(prefix="mc-sbx-")
     os.chmod(base, 0o711)
-    send(proto_out, {"ready": True, "pid": os.getpid(), "network_isolated": net})
+    send(proto_out, {"ready": True, "pid": os.getpid(), **iso})
     try:
         while True:
             try:
