@@ -1,0 +1,184 @@
+"""MicroCoderGRPOConfig: TRL's GRPOConfig plus the MicroCoder-GRPO knobs (SPEC §4), validated."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from trl import GRPOConfig
+
+from microcoder_eval.errors import UserError
+from microcoder_train.diversity import DIVERSITY_METRICS
+from microcoder_train.temperature import TEMPERATURE_SCHEDULES, parse_temperatures
+
+DEFAULT_CANDIDATES = (0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8)
+
+# Named recipes: the paper's method and the two baselines it compares against.
+RECIPES: dict[str, dict[str, Any]] = {
+    # MicroCoder-GRPO: no KL, clip-higher, conditional truncation masking, staged temperature.
+    "microcoder": {"beta": 0.0, "epsilon": 0.2, "epsilon_high": 0.28, "loss_type": "dapo",
+                   "truncation_mask_rho": 0.2, "temperature_schedule": "staged",
+                   "mask_truncated_completions": False},
+    # Plain GRPO (DeepSeekMath): KL to the reference model, symmetric clipping, per-sequence loss.
+    "grpo": {"beta": 0.04, "epsilon": 0.2, "epsilon_high": 0.2, "loss_type": "grpo",
+             "truncation_mask_rho": 0.0, "temperature_schedule": "fixed", "mask_truncated_completions": False},
+    # DAPO: no KL, clip-higher, token-level loss, truncated completions dropped from the loss.
+    "dapo": {"beta": 0.0, "epsilon": 0.2, "epsilon_high": 0.28, "loss_type": "dapo",
+             "truncation_mask_rho": 0.0, "temperature_schedule": "fixed", "mask_truncated_completions": True},
+}
+
+
+def _has_bf16_accelerator() -> bool:
+    import torch
+
+    return torch.cuda.is_available() or (hasattr(torch, "xpu") and torch.xpu.is_available())
+
+
+def recipe(name: str) -> dict[str, Any]:
+    """Config overrides of a named recipe (``microcoder``, ``grpo`` or ``dapo``)."""
+    if name not in RECIPES:
+        raise UserError(f"unknown recipe {name!r}; choose one of {', '.join(RECIPES)}")
+    return dict(RECIPES[name])
+
+
+@dataclass
+class MicroCoderGRPOConfig(GRPOConfig):
+    """GRPOConfig with MicroCoder-GRPO defaults (no KL, clip-higher ε_high=0.28) and its extra fields."""
+
+    beta: float = field(
+        default=0.0,
+        metadata={"help": "KL coefficient. MicroCoder-GRPO uses 0.0 (no KL term and no reference model); set > 0 "
+                  "for the plain-GRPO baseline."},
+    )
+    epsilon_high: float | None = field(
+        default=0.28,
+        metadata={"help": "Upper clipping bound: the ratio is clipped to 1 + epsilon_high (clip-higher, DAPO's 0.28). "
+                  "None means symmetric clipping with epsilon."},
+    )
+    truncation_mask_rho: float = field(
+        default=0.2,
+        metadata={"help": "Conditional truncation masking probability rho in [0, 1]: a completion that hit "
+                  "max_completion_length, is not incorrect and is not repetitive gets advantage 0 with this "
+                  "probability (the paper compares 0.1/0.2/0.3). 0 disables masking."},
+    )
+    repetition_window: int = field(
+        default=128,
+        metadata={"help": "m in the repetition test: a truncated completion whose last m tokens equal the previous m "
+                  "tokens is repetitive and keeps its advantage."},
+    )
+    truncation_pass_reward: float = field(
+        default=1.0,
+        metadata={"help": "Used only when the reward exposes no per-sample verdicts: a truncated completion that "
+                  "contains a complete code block and scored below this reward (of the first reward function) "
+                  "counts as incorrect. Completions cut off before a closed code fence are never incorrect."},
+    )
+    temperature_schedule: str = field(
+        default="fixed",
+        metadata={"help": "Sampling temperature schedule: 'fixed' (always `temperature`), 'staged' "
+                  "(`temperature_low` before `temperature_switch_step`, then `temperature_high`) or 'diversity' "
+                  "(probe `diversity_candidate_temperatures` on the first batch, keep the lowest whose diversity "
+                  "reaches `diversity_target`). The same temperature is used to score training log-probs.",
+                  "choices": list(TEMPERATURE_SCHEDULES)},
+    )
+    temperature_low: float = field(
+        default=0.6, metadata={"help": "Staged schedule: temperature before the switch step (paper: 0.6)."}
+    )
+    temperature_high: float = field(
+        default=1.2, metadata={"help": "Staged schedule: temperature from the switch step on (paper: 1.2-1.8)."}
+    )
+    temperature_switch_step: int | None = field(
+        default=None,
+        metadata={"help": "Staged schedule: global step at which the temperature rises to temperature_high. None = "
+                  "halfway through training (max_steps // 2)."},
+    )
+    diversity_candidate_temperatures: list[float] = field(
+        default_factory=lambda: list(DEFAULT_CANDIDATES),
+        metadata={"help": "Diversity schedule: candidate temperatures probed on the first generation batch."},
+    )
+    diversity_target: float = field(
+        default=0.5,
+        metadata={"help": "Diversity schedule: the lowest candidate temperature whose mean group diversity reaches "
+                  "this value (in [0, 1]) is kept; if none does, the most diverse candidate. Uncalibrated default: "
+                  "read the probe table the trainer writes and adjust."},
+    )
+    diversity_probe_repeats: int = field(
+        default=1,
+        metadata={"help": "Diversity schedule: how many times the first generation batch is sampled at each "
+                  "candidate temperature (the probe batch is generation_batch_size x this many completions)."},
+    )
+    diversity_metric: str = field(
+        default="distinct_ngrams",
+        metadata={"help": "Group diversity metric logged every step (and used by the diversity schedule): "
+                  "'distinct_ngrams' = distinct token n-grams / all n-grams in a prompt's group; "
+                  "'distinct_completions' = (distinct completions - 1) / (G - 1).",
+                  "choices": list(DIVERSITY_METRICS)},
+    )
+    diversity_ngram: int = field(
+        default=4, metadata={"help": "n for the distinct_ngrams diversity metric."}
+    )
+
+    def __post_init__(self) -> None:
+        self._validate_microcoder()
+        if self.bf16 is None and not self.fp16 and not _has_bf16_accelerator():
+            self.bf16 = False  # TRL defaults to bf16, which TrainingArguments rejects on a CPU-only machine
+        super().__post_init__()
+        if (self.truncation_mask_rho > 0 and self.max_completion_length is not None
+                and 2 * self.repetition_window > self.max_completion_length):
+            raise UserError(
+                f"repetition_window={self.repetition_window} is too large for max_completion_length="
+                f"{self.max_completion_length}: the repetition test needs 2 x window tokens and could never fire; "
+                f"set repetition_window <= {self.max_completion_length // 2}"
+            )
+
+    def _validate_microcoder(self) -> None:
+        def positive(name: str, value: float) -> None:
+            if not value > 0:
+                raise UserError(f"{name}={value} is invalid: a temperature must be > 0")
+
+        if not 0.0 <= self.truncation_mask_rho <= 1.0:
+            raise UserError(f"truncation_mask_rho={self.truncation_mask_rho} is not a probability: use a value in "
+                            "[0, 1] (0 disables masking)")
+        if self.repetition_window < 1:
+            raise UserError(f"repetition_window={self.repetition_window} must be a positive number of tokens")
+        if self.beta < 0:
+            raise UserError(f"beta={self.beta} must be >= 0 (0 disables the KL term)")
+        if self.epsilon_high is not None and self.epsilon_high < 0:
+            raise UserError(f"epsilon_high={self.epsilon_high} must be >= 0 (or None for symmetric clipping)")
+        if self.temperature_schedule not in TEMPERATURE_SCHEDULES:
+            raise UserError(f"temperature_schedule={self.temperature_schedule!r} is unknown: choose one of "
+                            f"{', '.join(TEMPERATURE_SCHEDULES)}")
+        positive("temperature", self.temperature)
+        positive("temperature_low", self.temperature_low)
+        positive("temperature_high", self.temperature_high)
+        if self.temperature_switch_step is not None and self.temperature_switch_step < 0:
+            raise UserError(f"temperature_switch_step={self.temperature_switch_step} must be >= 0 (or unset for "
+                            "halfway)")
+        if self.temperature_schedule == "staged" and self.temperature_switch_step is None and self.max_steps <= 0:
+            raise UserError("temperature_schedule='staged' needs temperature_switch_step when max_steps is not set "
+                            "(the default switch is max_steps // 2)")
+        try:
+            self.diversity_candidate_temperatures = parse_temperatures(self.diversity_candidate_temperatures)
+        except (TypeError, ValueError) as e:
+            raise UserError(f"diversity_candidate_temperatures={self.diversity_candidate_temperatures!r} must be a "
+                            f"list of numbers: {e}") from None
+        if self.temperature_schedule == "diversity" and not self.diversity_candidate_temperatures:
+            raise UserError("temperature_schedule='diversity' needs at least one diversity_candidate_temperatures")
+        for t in self.diversity_candidate_temperatures:
+            positive("diversity_candidate_temperatures entry", t)
+        if not 0.0 <= self.diversity_target <= 1.0:
+            raise UserError(f"diversity_target={self.diversity_target} must be in [0, 1] (diversity is a fraction)")
+        if self.diversity_probe_repeats < 1:
+            raise UserError(f"diversity_probe_repeats={self.diversity_probe_repeats} must be >= 1")
+        if self.diversity_metric not in DIVERSITY_METRICS:
+            raise UserError(f"diversity_metric={self.diversity_metric!r} is unknown: choose one of "
+                            f"{', '.join(DIVERSITY_METRICS)}")
+        if self.diversity_ngram < 1:
+            raise UserError(f"diversity_ngram={self.diversity_ngram} must be >= 1")
+        if self.truncation_mask_rho > 0 and self.mask_truncated_completions:
+            raise UserError("truncation_mask_rho > 0 and mask_truncated_completions=True conflict: TRL would drop "
+                            "every truncated completion from the loss. Set truncation_mask_rho=0 (DAPO-style) or "
+                            "mask_truncated_completions=False (MicroCoder-style)")
+        gen_kwargs = self.generation_kwargs
+        if (self.temperature_schedule != "fixed" and isinstance(gen_kwargs, dict)
+                and "temperature" in gen_kwargs):
+            raise UserError("generation_kwargs sets 'temperature', which would override the "
+                            f"{self.temperature_schedule!r} temperature schedule; remove it from generation_kwargs")

@@ -1,0 +1,199 @@
+"""MicroCoderGRPOTrainer: TRL's GRPOTrainer plus conditional truncation masking, a temperature
+schedule that reaches sampling and scoring, and MicroCoder metrics (pinned to trl==1.16.*).
+
+Hooks overridden (each calls ``super()``):
+- ``__init__``: TRL's fused LM heads are installed with a temperature read at call time.
+- ``_calculate_rewards``: keeps this batch's completions and rewards for the masking step.
+- ``_generate_and_score_completions``: sets the scheduled temperature before generation (probing
+  candidates first for the ``diversity`` schedule), then masks the returned ``advantages``.
+- ``_save_checkpoint`` / ``_load_optimizer_and_scheduler``: persist the schedule's state.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from accelerate.utils import gather_object
+from transformers.trainer_utils import PREFIX_CHECKPOINT_DIR
+from trl import GRPOTrainer
+from trl.trainer import grpo_trainer as _trl_grpo_module
+
+from microcoder_eval.extraction import extract_code
+from microcoder_eval.reward import completion_text
+from microcoder_train.config import MicroCoderGRPOConfig
+from microcoder_train.diversity import group_diversity
+from microcoder_train.masking import (
+    conditional_truncation_mask,
+    incorrect_from_rewards,
+    incorrect_from_statuses,
+    pad_completions,
+)
+from microcoder_train.temperature import TemperatureController, TemperatureSchedule, select_temperature
+
+SCHEDULE_STATE_FILE = "microcoder_temperature.json"
+PROBE_FILE = "temperature_probe.json"
+
+
+def default_reward():
+    """The evaluator reward (``microcoder_eval.reward.EvaluatorReward``) with its default policy."""
+    from microcoder_eval.reward import EvaluatorReward
+
+    return EvaluatorReward()
+
+
+def reward_statuses(reward_func: Any, n: int) -> list | None:
+    """Per-sample verdict statuses of the reward's last call, if it exposes them and they line up."""
+    statuses = getattr(reward_func, "last_statuses", None)
+    if statuses is None:
+        results = getattr(reward_func, "last_results", None)
+        if results is not None:
+            statuses = [getattr(r, "status", None) if r is not None else None for r in results]
+    if statuses is None or len(statuses) != n:
+        return None
+    return list(statuses)
+
+
+@dataclass
+class _RewardBatch:
+    completions: list
+    completion_ids: list[list[int]]
+    rewards_per_func: torch.Tensor  # gathered over processes: [B_total, num_funcs]
+    statuses: list | None
+
+
+class MicroCoderGRPOTrainer(GRPOTrainer):
+    """GRPO with MicroCoder-GRPO's conditional truncation masking and temperature schedule."""
+
+    _tag_names = ["trl", "grpo", "microcoder-grpo"]
+
+    def __init__(self, model, reward_funcs=None, args: MicroCoderGRPOConfig | None = None, **kwargs):
+        if args is None:
+            name = model if isinstance(model, str) else model.config._name_or_path
+            args = MicroCoderGRPOConfig(f"{str(name).split('/')[-1]}-MicroCoder-GRPO")
+        if not isinstance(args, MicroCoderGRPOConfig):
+            raise TypeError(f"args must be a MicroCoderGRPOConfig, got {type(args).__name__}")
+        if reward_funcs is None:
+            reward_funcs = default_reward()
+        switch = args.temperature_switch_step
+        if args.temperature_schedule == "staged" and switch is None:
+            switch = args.max_steps // 2
+        self._schedule = TemperatureSchedule(
+            kind=args.temperature_schedule, base=args.temperature, low=args.temperature_low,
+            high=args.temperature_high, switch_step=switch,
+        )
+        self._temperature = TemperatureController(self._schedule.temperature_at(0))
+        self._reward_batch: _RewardBatch | None = None
+        with self._temperature.patch_trl_fused_head(_trl_grpo_module):
+            super().__init__(model=model, reward_funcs=reward_funcs, args=args, **kwargs)
+
+    # -- temperature -------------------------------------------------------------------------
+    @property
+    def current_temperature(self) -> float:
+        """The temperature the next forward pass scores with (and the last generation sampled with)."""
+        return self._temperature.value
+
+    @property
+    def temperature_schedule(self) -> TemperatureSchedule:
+        return self._schedule
+
+    def set_temperature(self, temperature: float) -> None:
+        """Sample and score with ``temperature`` from now on (until the schedule sets it again)."""
+        self._temperature.apply(self, temperature)
+
+    def _probe_temperatures(self, inputs: list[dict]) -> None:
+        """Diversity schedule: sample the first batch at each candidate and keep the chosen one."""
+        args = self.args
+        prompt_ids, images, mm_fields = self._tokenize_prompts([x["prompt"] for x in inputs])
+        table: dict[float, float] = {}
+        for t in sorted(args.diversity_candidate_temperatures):
+            self.set_temperature(t)
+            scores = []
+            for _ in range(args.diversity_probe_repeats):
+                completion_ids, _ = self._generate_single_turn(prompt_ids, images, mm_fields, self.num_generations)
+                all_ids = gather_object(completion_ids)
+                scores.append(group_diversity(all_ids, self.num_generations, args.diversity_metric,
+                                              args.diversity_ngram))
+            table[t] = sum(scores) / len(scores)
+            self._metrics["train"][f"microcoder/probe_diversity/t={t:g}"].append(table[t])
+        self._schedule.chosen = select_temperature(table, args.diversity_target)
+        self._schedule.probe = {f"{t:g}": d for t, d in table.items()}
+        if self.accelerator.is_main_process:
+            os.makedirs(args.output_dir, exist_ok=True)
+            with open(os.path.join(args.output_dir, PROBE_FILE), "w") as f:
+                json.dump({"metric": args.diversity_metric, "target": args.diversity_target,
+                           "diversity": self._schedule.probe, "chosen": self._schedule.chosen}, f, indent=2)
+
+    # -- hooks ---------------------------------------------------------------------------------
+    def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):
+        rewards_per_func = super()._calculate_rewards(inputs, prompts, completions, completion_ids_list)
+        statuses = reward_statuses(self.reward_funcs[0], len(completions))
+        self._reward_batch = _RewardBatch(completions, completion_ids_list, rewards_per_func, statuses)
+        return rewards_per_func
+
+    def _generate_and_score_completions(self, inputs):
+        mode = "train" if self.model.training else "eval"
+        if mode == "train":
+            if self._schedule.needs_probe:
+                self._probe_temperatures(inputs)
+            self.set_temperature(self._schedule.temperature_at(self.state.global_step))
+        output = super()._generate_and_score_completions(inputs)
+        batch, self._reward_batch = self._reward_batch, None
+        if batch is not None:
+            output["advantages"] = self._mask_and_log(output["advantages"], batch, mode)
+        return output
+
+    def _incorrect(self, batch: _RewardBatch, local_rewards: torch.Tensor) -> torch.Tensor:
+        if batch.statuses is not None:
+            return incorrect_from_statuses(batch.statuses)
+        has_code = torch.tensor([extract_code(completion_text(c)) is not None for c in batch.completions])
+        return incorrect_from_rewards(local_rewards, has_code, self.args.truncation_pass_reward)
+
+    def _mask_and_log(self, advantages: torch.Tensor, batch: _RewardBatch, mode: str) -> torch.Tensor:
+        args, device = self.args, advantages.device
+        n = len(batch.completion_ids)
+        start = self.accelerator.process_index * n
+        local_rewards = batch.rewards_per_func[start : start + n, 0].detach().float().cpu()
+        ids, lengths = pad_completions(batch.completion_ids, pad_value=self._tokenizer.pad_token_id or 0)
+        seed = (args.seed * 1_000_003 + self.state.global_step * 1009 + self.accelerator.process_index * 7
+                + (mode == "eval")) % (2**63)
+        uniform = torch.rand(n, generator=torch.Generator().manual_seed(seed))
+        result = conditional_truncation_mask(
+            advantages.detach().cpu(), ids, lengths, self._incorrect(batch, local_rewards),
+            max_length=self.max_completion_length, eos_token_ids=self.eos_token_ids,
+            window=args.repetition_window, rho=args.truncation_mask_rho, uniform=uniform,
+        )
+        flags = torch.stack([result.masked, result.truncated, result.repetitive & result.truncated], dim=1)
+        flags = self.accelerator.gather(flags.float().to(device)).cpu()
+        masked, truncated, rep = flags.sum(dim=0).tolist()
+        total = flags.size(0)
+        metrics = self._metrics[mode]
+        metrics["microcoder/masked_fraction"].append(masked / total)
+        metrics["microcoder/truncation_rate"].append(truncated / total)
+        metrics["microcoder/repetitive_truncated_rate"].append(rep / truncated if truncated else 0.0)
+        metrics["microcoder/masked_of_truncated"].append(masked / truncated if truncated else 0.0)
+        num_generations = self.num_generations if mode == "train" else self.num_generations_eval
+        all_ids = gather_object(batch.completion_ids)
+        metrics["microcoder/diversity"].append(
+            group_diversity(all_ids, num_generations, args.diversity_metric, args.diversity_ngram))
+        metrics["microcoder/temperature"].append(self.current_temperature)
+        metrics["microcoder/response_length"].append(sum(len(x) for x in all_ids) / max(len(all_ids), 1))
+        return result.advantages.to(device=device, dtype=advantages.dtype)
+
+    # -- checkpoints ---------------------------------------------------------------------------
+    def _save_checkpoint(self, model, trial):
+        super()._save_checkpoint(model, trial)
+        if self.args.should_save:
+            folder = os.path.join(self._get_output_dir(trial=trial), f"{PREFIX_CHECKPOINT_DIR}-{self.state.global_step}")
+            with open(os.path.join(folder, SCHEDULE_STATE_FILE), "w") as f:
+                json.dump(self._schedule.state_dict(), f, indent=2)
+
+    def _load_optimizer_and_scheduler(self, checkpoint):
+        super()._load_optimizer_and_scheduler(checkpoint)
+        if checkpoint is not None:
+            path = os.path.join(checkpoint, SCHEDULE_STATE_FILE)
+            if os.path.exists(path):
+                with open(path) as f:
+                    self._schedule.load_state_dict(json.load(f))
