@@ -175,6 +175,10 @@ class Evaluator:
         tests = problem.tests
         req = self._request(problem, code, "lcb")
         timeout = req["timeout_s"]
+        # LiveCodeBench sets no memory limit; we cap at physical RAM only, to protect the machine
+        import psutil
+
+        req["memory_mb"] = max(self.config.memory_mb, psutil.virtual_memory().total // (1024 * 1024))
         # LiveCodeBench's global budget for a sample: (timeout + 1) * n_tests + 5 seconds
         req.update(inputs=[t.input for t in tests], wall_limit_s=(timeout + 1) * len(tests) + 5,
                    cpu_limit_s=(timeout + 1) * len(tests) + 5)
