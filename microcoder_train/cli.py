@@ -62,7 +62,12 @@ def build_parser():
 
     from microcoder_train.config import MicroCoderGRPOConfig
 
-    return HfArgumentParser((ScriptArguments, _reward_arguments_class(), MicroCoderGRPOConfig),
+    class Parser(HfArgumentParser):
+        def error(self, message: str):  # one line instead of a usage block listing ~250 flags
+            print(f"{SCRIPT_NAME}: error: {message} (see {SCRIPT_NAME} --help)", file=sys.stderr)
+            sys.exit(2)
+
+    return Parser((ScriptArguments, _reward_arguments_class(), MicroCoderGRPOConfig),
                             prog=SCRIPT_NAME, description=__doc__.splitlines()[0])
 
 
