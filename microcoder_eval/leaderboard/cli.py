@@ -1,0 +1,55 @@
+"""``microcoder-eval leaderboard``: rebuild leaderboards/README.md, leaderboard.json and leaderboard.png."""
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from microcoder_eval.errors import UserError
+from microcoder_eval.evaluate_cli import add_dataclass_args, dataclass_from_args
+
+DEFAULT_DIR = str(Path(__file__).resolve().parents[2] / "leaderboards")
+
+
+@dataclass
+class LeaderboardConfig:
+    """Where the leaderboard inputs live and where its outputs go."""
+
+    dir: str = field(default=DEFAULT_DIR, metadata={"help": "Leaderboard folder: reads reference.json and "
+                                                              "runs/*.json, writes README.md, leaderboard.json, leaderboard.png."})
+    reference: str = field(default="", metadata={"help": "Reference numbers file (default: <dir>/reference.json)."})
+    runs: str = field(default="", metadata={"help": "Folder of our run entries (default: <dir>/runs)."})
+    out_dir: str = field(default="", metadata={"help": "Where to write the outputs (default: <dir>)."})
+
+    def __post_init__(self) -> None:
+        base = Path(self.dir)
+        self.reference = self.reference or str(base / "reference.json")
+        self.runs = self.runs or str(base / "runs")
+        self.out_dir = self.out_dir or str(base)
+        if not Path(self.reference).is_file():
+            raise UserError(f"reference file {self.reference!r} does not exist; pass --dir or --reference")
+
+
+def build_leaderboard(config: LeaderboardConfig) -> tuple[dict[str, Any], dict[str, str]]:
+    """Load, validate, group and write; returns (board, output paths)."""
+    from microcoder_eval.leaderboard.entries import load_reference, load_runs
+    from microcoder_eval.leaderboard.render import build, write_all
+
+    board = build(load_reference(config.reference) + load_runs(config.runs))
+    return board, write_all(board, config.out_dir)
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("leaderboard", help="Rebuild the leaderboard (Markdown, JSON, PNG) from "
+                              "reference numbers and our runs.", description=__doc__)
+    add_dataclass_args(p, LeaderboardConfig)
+    p.set_defaults(func=command)
+
+
+def command(args: argparse.Namespace) -> int:
+    config = dataclass_from_args(LeaderboardConfig, args)
+    board, paths = build_leaderboard(config)
+    n = sum(len(g["entries"]) for g in board["groups"])
+    print(f"{n} entries in {len(board['groups'])} windows -> " + ", ".join(paths.values()))
+    return 0
