@@ -198,6 +198,9 @@ def test_sample_budget_bounds_hung_samples():
     ("import os\nos.write(1, b'%d\\n' % sum(map(int, input().split())))", False),  # lost
     ("t = 0\ndef f(x):\n    global t\n    t += x\nfor v in input().split():\n    f(int(v))\nprint(t)", False),
     ("print(sum(map(int, input().split())))\nimport sys\nsys.exit(1)", True),   # exit status ignored
+    ("print(sum(map(int, input().split())))\nraise ValueError", False),         # a crash is still -4
+    ("import sys\nfor line in sys.stdin:\n    print(sum(map(int, line.split())))", True),
+    ("from sys import stdin\nfor line in stdin:\n    print(sum(map(int, line.split())))", False),  # real, empty stdin
     ("print(sum(map(int, input().split())))\nexit()", True),
 ])
 def test_lcb_mode_reproduces_lcb(lcb_evaluator, code, lcb_passes):
@@ -228,3 +231,11 @@ def test_expected_outputs_file_is_hidden(tmp_path):
     with Evaluator(EvalConfig(workers=1, timeout_s=2), hide_paths=[str(tmp_path)]) as ev:
         res = ev.evaluate_code(Problem("h", public_tests=[TestCase("", "hidden\n")]), code)
     assert res.status is Status.PASSED, res.detail
+
+
+def test_concurrent_pools_get_distinct_sandbox_uids(evaluator, lcb_evaluator):
+    if os.geteuid() != 0:
+        pytest.skip("uids are only used as root")
+    a = {w.uid for w in evaluator.pool.workers}
+    b = {w.uid for w in lcb_evaluator.pool.workers}
+    assert len(a) == len(evaluator.pool.workers) and not a & b

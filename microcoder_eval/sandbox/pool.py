@@ -126,6 +126,29 @@ class SandboxWorker:
         self.kill()
 
 
+UID_LOCK_DIR = "/run/microcoder-sandbox-uids" if os.path.isdir("/run") else "/tmp/microcoder-sandbox-uids"
+UID_RANGE = 4096
+
+
+def claim_uid(base: int) -> tuple[int, int]:
+    """Reserve a sandbox uid no other evaluator on this machine uses (flock held while alive).
+
+    Every worker kills all processes of its uid after each test, so two evaluators (other
+    processes, pytest-xdist workers, or two pools in one process) must never share one.
+    """
+    import fcntl
+
+    os.makedirs(UID_LOCK_DIR, mode=0o700, exist_ok=True)
+    for uid in range(base, base + UID_RANGE):
+        fd = os.open(os.path.join(UID_LOCK_DIR, f"{uid}.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return uid, fd
+        except BlockingIOError:
+            os.close(fd)
+    raise InfraError(f"all sandbox uids {base}..{base + UID_RANGE - 1} are in use")
+
+
 class SandboxPool:
     """A fixed set of warm workers; ``with pool.worker() as w`` borrows one."""
 
@@ -133,8 +156,16 @@ class SandboxPool:
                  hide_paths: list[str] | None = None) -> None:
         if os.geteuid() != 0:
             uid_base = None
-        self.workers = [SandboxWorker(i, None if uid_base is None else uid_base + i, isolate_network, hide_paths)
-                        for i in range(size)]
+        self._uid_locks: list[int] = []
+        uids: list[int | None] = []
+        for _ in range(size):
+            if uid_base is None:
+                uids.append(None)
+                continue
+            uid, fd = claim_uid(uid_base)
+            uids.append(uid)
+            self._uid_locks.append(fd)
+        self.workers = [SandboxWorker(i, uids[i], isolate_network, hide_paths) for i in range(size)]
         self._idle: queue.SimpleQueue[SandboxWorker] = queue.SimpleQueue()
         self._closed = False
         self._lock = threading.Lock()
@@ -170,3 +201,6 @@ class SandboxPool:
             self._closed = True
         for w in self.workers:
             w.close()
+        for fd in self._uid_locks:
+            os.close(fd)  # releases the flock
+        self._uid_locks.clear()

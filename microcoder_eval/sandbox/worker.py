@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
 import ctypes
 import io
 import json
@@ -363,11 +364,14 @@ def run_lcb_child(req: dict) -> None:
         old_out = sys.stdout
         err = None
         try:
-            with mock.patch("builtins.open", mock.mock_open(read_data=text)), \
-                    mock.patch("sys.stdin", fake_in), \
-                    mock.patch("sys.stdin.readline", lambda *a: next(lines)), \
-                    mock.patch("sys.stdin.readlines", lambda *a: text.split("\n")), \
-                    mock.patch("sys.stdin.read", lambda *a: text):
+            # LCB stacks these as decorators, so they are entered bottom-up: read/readlines/
+            # readline are patched on the *real* stdin, then sys.stdin becomes a plain StringIO
+            with contextlib.ExitStack() as patches:
+                patches.enter_context(mock.patch("sys.stdin.read", lambda *a: text))
+                patches.enter_context(mock.patch("sys.stdin.readlines", lambda *a: text.split("\n")))
+                patches.enter_context(mock.patch("sys.stdin.readline", lambda *a: next(lines)))
+                patches.enter_context(mock.patch("sys.stdin", fake_in))
+                patches.enter_context(mock.patch("builtins.open", mock.mock_open(read_data=text)))
                 sys.stdout = captured
                 signal.alarm(per_test)
                 try:
