@@ -7,6 +7,13 @@ Hooks overridden (each calls ``super()``):
 - ``_generate_and_score_completions``: sets the scheduled temperature before generation (probing
   candidates first for the ``diversity`` schedule), then masks the returned ``advantages``.
 - ``_save_checkpoint`` / ``_load_optimizer_and_scheduler``: persist the schedule's state.
+
+"Not incorrect" (SPEC §4): when a reward function exposes per-sample verdicts (the evaluator
+reward's ``last_results``, or a ``last_statuses`` list), a completion is incorrect iff its
+extracted code got wrong_answer, time_limit, memory_limit or runtime_error; ``no_code`` (e.g. cut
+off before the closing fence), ``passed`` and infrastructure errors are not incorrect. Without
+verdicts: incorrect iff a complete code block was extracted and the first reward function scored
+it below ``truncation_pass_reward``.
 """
 from __future__ import annotations
 
@@ -129,7 +136,8 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
     # -- hooks ---------------------------------------------------------------------------------
     def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):
         rewards_per_func = super()._calculate_rewards(inputs, prompts, completions, completion_ids_list)
-        statuses = reward_statuses(self.reward_funcs[0], len(completions))
+        statuses = next((st for f in self.reward_funcs if (st := reward_statuses(f, len(completions))) is not None),
+                        None)
         self._reward_batch = _RewardBatch(completions, completion_ids_list, rewards_per_func, statuses)
         return rewards_per_func
 
