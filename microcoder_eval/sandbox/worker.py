@@ -51,6 +51,7 @@ LCB_IMPORTS = (
 PRELOAD = ("decimal", "fractions", "cmath", "array", "dataclasses", "enum", "queue", "threading",
            "numbers", "struct", "textwrap", "unicodedata", "graphlib", "hashlib", "encodings.idna",
            "subprocess", "socket", "time", "pprint", "contextlib", "weakref", "abc", "types")
+PRELUDE_NS: dict = {}
 EXIT_MEMORY = 201  # child's own exit code for MemoryError
 EXIT_BAD_FUNC = 202  # functional test: function not found / bad input
 RESULT_FD = 3
@@ -214,7 +215,8 @@ def run_flex_child(req: dict) -> None:
     g = _new_main()
     code = req["code"]
     try:
-        exec(compile(LCB_IMPORTS, "<prelude>", "exec"), g)
+        g.update(PRELUDE_NS)  # the LCB imports, executed once in the worker
+        sys.setrecursionlimit(50000)
         prelude = dict(g)
         compiled = compile(code, "solution.py", "exec")
         exec(compiled, g)
@@ -594,7 +596,10 @@ def main() -> None:
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    exec(compile(LCB_IMPORTS, "<prelude>", "exec"), {"__builtins__": builtins})  # warm imports
+    PRELUDE_NS.update({"__builtins__": builtins})
+    exec(compile(LCB_IMPORTS, "<prelude>", "exec"), PRELUDE_NS)  # warm imports, reused by children
+    PRELUDE_NS.pop("__builtins__", None)
+    sys.setrecursionlimit(1000)
     import unittest.mock  # noqa: F401  (lcb style)
     for name in PRELOAD:
         try:
