@@ -15,10 +15,15 @@ _FENCE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n]*$")
 
 
 def strip_thinking(text: str) -> str:
-    """Remove closed ``<think>`` blocks; text before an unclosed ``</think>`` is reasoning too."""
+    """Remove reasoning: closed ``<think>`` blocks, text before a lone ``</think>`` (templates
+    that open the tag in the prompt), and everything after an unclosed ``<think>`` (a
+    completion cut off while still reasoning has no answer)."""
     text = _THINK_RE.sub("", text)
     if "</think>" in text:
         text = text.rsplit("</think>", 1)[1]
+    lower = text.lower()
+    if "<think>" in lower:
+        text = text[: lower.index("<think>")]
     return text
 
 

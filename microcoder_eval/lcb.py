@@ -148,17 +148,32 @@ def read_records(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 raise UserError(f"{p}:{lineno}: malformed JSON ({e.msg}); fix or delete that line") from e
 
 
+# files of the hub repo that make up each cumulative release
+RELEASE_FILES = {f"release_v{i}": ["test.jsonl"] + [f"test{k}.jsonl" for k in range(2, i + 1)] for i in range(1, 7)}
+RELEASE_FILES["release_latest"] = RELEASE_FILES["release_v6"]
+
+
 def _hf_records(name: str, release: str | None) -> Iterable[dict[str, Any]]:
-    """Load from the HF hub with ``datasets.load_dataset`` (needs network)."""
+    """Load from the HF hub (needs network): the repo's JSONL files for the release through
+    ``datasets.load_dataset("json", ...)`` (current ``datasets`` no longer runs loading scripts),
+    falling back to the scripted ``version_tag`` loader for older ``datasets``."""
     import datasets
 
     version = release or "release_v6"
+    errors = []
     try:
-        ds = datasets.load_dataset(name, version_tag=version, split="test", trust_remote_code=True)
+        from huggingface_hub import hf_hub_download
+
+        files = [hf_hub_download(name, f, repo_type="dataset") for f in RELEASE_FILES[version]]
+        return iter(datasets.load_dataset("json", data_files=files, split="train"))
+    except Exception as e:  # noqa: BLE001
+        errors.append(f"{type(e).__name__}: {str(e)[:120]}")
+    try:
+        return iter(datasets.load_dataset(name, version_tag=version, split="test", trust_remote_code=True))
     except Exception as e:  # noqa: BLE001 - report as a one-line user error
-        raise UserError(f"could not load HF dataset {name!r} ({version}): {type(e).__name__}: {str(e)[:200]}; "
-                        "download it on a machine with network and pass the local JSONL path") from e
-    return iter(ds)
+        errors.append(f"{type(e).__name__}: {str(e)[:120]}")
+    raise UserError(f"could not load HF dataset {name!r} ({version}): {'; '.join(errors)}; "
+                    "download it on a machine with network and pass the local JSONL path")
 
 
 def _day(value: str | None, what: str) -> str | None:

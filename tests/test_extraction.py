@@ -45,3 +45,8 @@ def test_lcb_extraction_rule():
 def test_fenced_blocks_longer_fences():
     blocks = fenced_blocks("````python\nprint('```')\n````")
     assert blocks == [("python", "print('```')")]
+
+
+def test_completion_cut_off_while_reasoning_has_no_code():
+    assert extract_code("<think>\nlet me try\n```python\nprint('draft')\n```\nhmm") is None
+    assert extract_code("reasoning from the prompt's open tag\n```python\nx=1\n```\n</think>\nno code") is None

@@ -118,27 +118,34 @@ def test_duplicate_ids_get_suffixes(tmp_path):
 
 def test_hf_loading_path_reports_a_clean_error(monkeypatch):
     import datasets
+    import huggingface_hub
 
     def fake(*a, **k):
         raise ConnectionError("no network")
 
     monkeypatch.setattr(datasets, "load_dataset", fake)
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", fake)
     with pytest.raises(UserError, match="could not load HF dataset"):
         load_problems("livecodebench/code_generation_lite", release="release_v6")
 
 
-def test_hf_loading_path_uses_records(monkeypatch):
-    import datasets
+def test_hf_loading_downloads_the_release_files(monkeypatch, tmp_path):
+    import huggingface_hub
 
-    seen = {}
+    fetched = []
 
-    def fake(name, version_tag, split, trust_remote_code):
-        seen.update(name=name, version_tag=version_tag, split=split)
-        return [_record("a", "2025-03-01T00:00:00"), _record("b", "2024-01-01T00:00:00")]
+    def fake_download(repo, filename, repo_type):
+        assert repo == "livecodebench/code_generation_lite" and repo_type == "dataset"
+        fetched.append(filename)
+        path = tmp_path / filename
+        rec = _record(filename, "2025-03-01T00:00:00" if filename == "test6.jsonl" else "2024-01-01T00:00:00")
+        path.write_text(json.dumps(rec) + "\n")
+        return str(path)
 
-    monkeypatch.setattr(datasets, "load_dataset", fake)
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", fake_download)
     probs = load_problems("livecodebench/code_generation_lite", release="release_v6", start_date="2025-01-01")
-    assert [p.question_id for p in probs] == ["a"] and seen["version_tag"] == "release_v6"
+    assert fetched == ["test.jsonl", "test2.jsonl", "test3.jsonl", "test4.jsonl", "test5.jsonl", "test6.jsonl"]
+    assert [p.question_id for p in probs] == ["test6.jsonl"]
 
 
 def test_shipped_sample_problems_load():
