@@ -7,7 +7,8 @@ prompts, reward and seed; the first ``--warmup`` steps are excluded from the tim
     python benchmarks/train_bench.py --model /path/Qwen3-1.7B --max-completion-length 1024 \
         --batch-size 8 --num-generations 8 [--use-vllm --vllm-mode colocate] [--reward evaluator]
 
-Prints a Markdown table and the MicroCoder/TRL ratios; ``--out`` also writes them as JSON.
+Prints a Markdown table and the MicroCoder/TRL ratios; ``--out`` also writes them as JSON. On a
+shared machine wall time is noisy; the process CPU time per step is reported beside it.
 """
 from __future__ import annotations
 
@@ -41,6 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--bf16", action="store_true", help="bf16 mixed precision (GPU)")
     p.add_argument("--repeats", type=int, default=3,
                    help="runs per configuration, alternating; the median s/step is reported (damps noise)")
+    p.add_argument("--threads", type=int, default=1,
+                   help="torch CPU threads per run (1 keeps a shared 2-core machine's noise down)")
     p.add_argument("--out", default=None, help="also write the results as JSON here")
     p.add_argument("--_worker", default=None, help=argparse.SUPPRESS)
     p.add_argument("--_model_dir", default=None, help=argparse.SUPPRESS)
@@ -75,6 +78,7 @@ def worker(a: argparse.Namespace) -> dict:
     from microcoder_train.trainer import MicroCoderGRPOTrainer
 
     cuda = torch.cuda.is_available()
+    torch.set_num_threads(a.threads)
     model = AutoModelForCausalLM.from_pretrained(a._model_dir, dtype=torch.bfloat16 if a.bf16 else None)
     tok = AutoTokenizer.from_pretrained(a._model_dir)
     common = dict(output_dir=tempfile.mkdtemp(prefix="train-bench-"), per_device_train_batch_size=a.batch_size,
@@ -97,28 +101,45 @@ def worker(a: argparse.Namespace) -> dict:
                                       temperature_schedule="staged", **common)
 
     times: list[float] = []
+    cpu_times: list[float] = []
 
     class StepTimer(TrainerCallback):
         def on_step_begin(self, args, state, control, **kw):
-            self.t0 = time.perf_counter()
+            self.t0, self.c0 = time.perf_counter(), time.process_time()
 
         def on_step_end(self, args, state, control, **kw):
             if cuda:
                 torch.cuda.synchronize()
             times.append(time.perf_counter() - self.t0)
+            cpu_times.append(time.process_time() - self.c0)
 
     trainer = trainer_cls(model=model, reward_funcs=reward, args=config, processing_class=tok,
                           train_dataset=_dataset(a.batch_size * a.steps, a.reward == "evaluator"),
                           callbacks=[StepTimer()])
+    hook_s = [0.0]
+    if isinstance(trainer, MicroCoderGRPOTrainer):  # time MicroCoder's own per-batch work (masking + metrics)
+        inner = trainer._mask_and_log
+
+        def timed_mask_and_log(*args, **kwargs):
+            t0 = time.perf_counter()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                hook_s[0] += time.perf_counter() - t0
+
+        trainer._mask_and_log = timed_mask_and_log
     if cuda:
         torch.cuda.reset_peak_memory_stats()
     trainer.train()
     if hasattr(reward, "close"):
         reward.close()
     timed = times[a.warmup:] or times
+    cpu_timed = cpu_times[a.warmup:] or cpu_times
     rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {"config": a._worker, "steps": len(times), "timed_steps": len(timed),
-            "s_per_step": sum(timed) / len(timed), "peak_rss_mib": rss_kib / 1024,
+            "hook_ms_per_step": 1000 * hook_s[0] / max(len(times), 1),
+            "s_per_step": sum(timed) / len(timed), "cpu_s_per_step": sum(cpu_timed) / len(cpu_timed),
+            "peak_rss_mib": rss_kib / 1024,
             "peak_gpu_mib": torch.cuda.max_memory_allocated() / 2**20 if cuda else None,
             "device": torch.cuda.get_device_name() if cuda else "cpu"}
 
@@ -126,7 +147,8 @@ def worker(a: argparse.Namespace) -> dict:
 def _median_run(rs: list[dict]) -> dict:
     """The run with the median s/step, plus every run's s/step for the record."""
     ordered = sorted(rs, key=lambda r: r["s_per_step"])
-    return {**ordered[len(ordered) // 2], "all_s_per_step": [r["s_per_step"] for r in rs]}
+    return {**ordered[len(ordered) // 2], "all_s_per_step": [r["s_per_step"] for r in rs],
+            "all_cpu_s_per_step": [r["cpu_s_per_step"] for r in rs]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -159,15 +181,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"model: {model_name}; device: {trl['device']}; batch {a.batch_size} x {a.num_generations} generations, "
           f"max_completion_length {a.max_completion_length}, reward {a.reward}, "
           f"{trl['timed_steps']} timed steps after {a.warmup} warm-up, median of {a.repeats} alternating runs\n")
-    print("| trainer | s/step | peak RSS MiB | peak GPU MiB |")
-    print("|---|---|---|---|")
+    print("| trainer | s/step (wall) | CPU s/step | peak RSS MiB | peak GPU MiB |")
+    print("|---|---|---|---|---|")
     for name, r in (("TRL GRPOTrainer (beta 0, clip-higher)", trl), ("MicroCoderGRPOTrainer (rho 0.2, staged)", mc)):
         gpu = f"{r['peak_gpu_mib']:.0f}" if r["peak_gpu_mib"] is not None else "-"
-        print(f"| {name} | {r['s_per_step']:.4f} | {r['peak_rss_mib']:.0f} | {gpu} |")
-    ratios = {"s_per_step": mc["s_per_step"] / trl["s_per_step"], "peak_rss": mc["peak_rss_mib"] / trl["peak_rss_mib"]}
+        print(f"| {name} | {r['s_per_step']:.4f} | {r['cpu_s_per_step']:.4f} | {r['peak_rss_mib']:.0f} | {gpu} |")
+    ratios = {"s_per_step": mc["s_per_step"] / trl["s_per_step"],
+              "cpu_s_per_step": mc["cpu_s_per_step"] / trl["cpu_s_per_step"], "peak_rss": mc["peak_rss_mib"] / trl["peak_rss_mib"]}
     if trl["peak_gpu_mib"]:
         ratios["peak_gpu"] = mc["peak_gpu_mib"] / trl["peak_gpu_mib"]
     print("\nratios MicroCoder / TRL: " + ", ".join(f"{k} {v:.3f}" for k, v in ratios.items()))
+    print(f"MicroCoder masking + metrics hook: {mc['hook_ms_per_step']:.2f} ms/step = "
+          f"{mc['hook_ms_per_step'] / 1000 / mc['s_per_step']:.2%} of its step time")
     if a.out:
         Path(a.out).write_text(json.dumps({"args": {k: v for k, v in vars(a).items() if not k.startswith("_")},
                                            "results": results, "ratios": ratios}, indent=2))
