@@ -27,6 +27,9 @@ class Evaluator:
         self.pool = SandboxPool(self.config.workers, self.config.sandbox_uid_base, self.config.isolate_network,
                                 safe_hide_paths(hide_paths))
         self._threads = ThreadPoolExecutor(max_workers=self.config.workers, thread_name_prefix="mc-eval")
+        # --all-tests: one sample's tests are spread over idle workers (chunks borrow workers
+        # from the same pool; the sample's own thread holds none while it waits, so no deadlock)
+        self._chunks = ThreadPoolExecutor(max_workers=self.config.workers, thread_name_prefix="mc-chunk")
         self._closed = False
         self._lock = threading.Lock()
 
@@ -43,6 +46,7 @@ class Evaluator:
                 return
             self._closed = True
         self._threads.shutdown(wait=True, cancel_futures=True)
+        self._chunks.shutdown(wait=True, cancel_futures=True)
         self.pool.close()
 
     def warm_up(self) -> None:
@@ -103,6 +107,8 @@ class Evaluator:
         try:
             if self.config.mode == "lcb":
                 results = self._run_lcb(problem, code)
+            elif self.config.all_tests and len(tests) > 1 and self.config.workers > 1:
+                results = self._run_flex_parallel(problem, code)
             else:
                 results = self._run_flex(problem, code)
         except InfraError as e:
@@ -148,13 +154,24 @@ class Evaluator:
             return reply
         raise InfraError(f"sandbox failed {self.config.infra_retries + 1} times: {last}")
 
-    def _run_flex(self, problem: Problem, code: str) -> list[TestResult]:
+    def _run_flex_parallel(self, problem: Problem, code: str) -> list[TestResult]:
+        """All tests of one sample, in contiguous chunks on up to ``workers`` sandboxes."""
+        n = len(problem.tests)
+        k = min(n, self.config.workers)
+        bounds = [(i * n // k, (i + 1) * n // k) for i in range(k)]
+        futures = [self._chunks.submit(self._run_flex, problem, code, lo, hi) for lo, hi in bounds]
+        results: list[TestResult] = []
+        for fut in futures:
+            results.extend(fut.result())
+        return results
+
+    def _run_flex(self, problem: Problem, code: str, lo: int = 0, hi: int | None = None) -> list[TestResult]:
         base_req = self._request(problem, code, "flex")
         results: list[TestResult] = []
         budget = self.config.sample_budget_s
         deadline = time.monotonic() + budget if budget else None
         with self.pool.worker() as worker:
-            for i, test in enumerate(problem.tests):
+            for i, test in enumerate(problem.tests[lo:hi], start=lo):
                 req = dict(base_req, input=test.input)
                 if deadline is not None:
                     left = deadline - time.monotonic()

@@ -239,3 +239,17 @@ def test_concurrent_pools_get_distinct_sandbox_uids(evaluator, lcb_evaluator):
     a = {w.uid for w in evaluator.pool.workers}
     b = {w.uid for w in lcb_evaluator.pool.workers}
     assert len(a) == len(evaluator.pool.workers) and not a & b
+
+
+def test_all_tests_spread_over_workers_keep_order():
+    from microcoder_eval.config import EvalConfig
+    from microcoder_eval.evaluator import Evaluator
+
+    tests = [TestCase(f"{i} 1\n", f"{i + 1}\n") for i in range(7)]
+    tests[4] = TestCase("4 1\n", "99\n")
+    p = Problem("many", public_tests=tests)
+    with Evaluator(EvalConfig(workers=2, all_tests=True, timeout_s=2)) as ev:
+        res = ev.evaluate_code(p, "a, b = map(int, input().split())\nprint(a + b)")
+    assert [t.index for t in res.tests] == list(range(7))
+    assert [t.status for t in res.tests].count(Status.WRONG_ANSWER) == 1 and res.tests[4].status is Status.WRONG_ANSWER
+    assert res.status is Status.WRONG_ANSWER and res.num_passed == 6
