@@ -34,9 +34,10 @@ class ScriptArguments:
                 "temperature), 'grpo' (KL 0.04, symmetric clip) or 'dapo' (no KL, clip-higher, truncated "
                 "completions masked). Explicit flags override it.",
         "choices": ["microcoder", "grpo", "dapo"]})
-    prompt_style: str = field(default="chat", metadata={
-        "help": "'chat' (system + user message), 'chat_user' (one user message) or 'plain' (text, base models).",
-        "choices": ["chat", "chat_user", "plain"]})
+    prompt_style: str = field(default="lcb", metadata={
+        "help": "Prompt, as microcoder-eval generate builds it: 'lcb' (system + user message), 'lcb_user' (one user "
+                "message), 'qwq' (Qwen's QwQ/Qwen3 LCB harness) or 'plain' (text without chat template, base models).",
+        "choices": ["lcb", "lcb_user", "qwq", "plain"]})
     max_problems: int | None = field(default=None, metadata={"help": "Use at most this many problems."})
     release: str | None = field(default=None, metadata={"help": "LCB release (e.g. release_v5) to restrict to."})
     start_date: str | None = field(default=None, metadata={"help": "LCB contest date window start (inclusive)."})

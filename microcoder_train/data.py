@@ -1,6 +1,7 @@
 """Training prompts for GRPO: problems with tests -> a ``datasets.Dataset`` TRL can sample.
 
-Each row holds ``prompt`` (chat messages, or plain text for base models) and the problem as a
+Each row holds ``prompt`` (the same LiveCodeBench prompt the generation/evaluation side uses, as
+chat messages, or plain text for base models) and the problem as a
 LiveCodeBench record (``question_id``, ``public_test_cases``, ``private_test_cases``, ``metadata``,
 ...), which is what the evaluator reward reads back as dataset columns.
 
@@ -16,41 +17,24 @@ from pathlib import Path
 from typing import Any
 
 from microcoder_eval.errors import UserError
+from microcoder_eval.generation.prompts import PROMPT_STYLES as CHAT_STYLES
+from microcoder_eval.generation.prompts import build_messages, plain_prompt
 from microcoder_eval.lcb import load_problems, read_records
 from microcoder_eval.problem import Problem
 from microcoder_eval.test_formats import problem_from_row
 
-PROMPT_STYLES = ("chat", "chat_user", "plain")
+PROMPT_STYLES = (*CHAT_STYLES, "plain")
 STATEMENT_KEYS = ("question_content", "question", "problem", "description")
 
-SYSTEM_MESSAGE = ("You are an expert Python programmer. You will be given a question (problem specification) "
-                  "and will generate a correct Python program that matches the specification and passes all tests.")
-_STARTER = ("You will use the following starter code to write the solution to the problem and enclose your "
-            "code within delimiters.")
-_STDIN = ("Read the inputs from stdin, solve the problem and write the answer to stdout (do not directly test "
-          "on the sample inputs). Enclose your code within delimiters as follows. Ensure that when the python "
-          "program runs, it reads the inputs, runs the algorithm and writes output to STDOUT.")
 
-
-def question_text(problem: Problem) -> str:
-    """The LiveCodeBench-style user turn: question, answer-format instruction and fence."""
-    if problem.starter_code:
-        fmt = f"{_STARTER}\n```python\n{problem.starter_code}\n```\n\n"
-    else:
-        fmt = f"{_STDIN}\n```python\n# YOUR CODE HERE\n```\n\n"
-    return (f"### Question:\n{problem.question_content}\n\n### Format: {fmt}"
-            "### Answer: (use the provided format with backticks)\n\n")
-
-
-def build_prompt(problem: Problem, style: str = "chat") -> list[dict[str, str]] | str:
-    """``chat``: system + user messages; ``chat_user``: one user message; ``plain``: text."""
-    if style == "chat":
-        return [{"role": "system", "content": SYSTEM_MESSAGE}, {"role": "user", "content": question_text(problem)}]
-    if style == "chat_user":
-        return [{"role": "user", "content": f"{SYSTEM_MESSAGE}\n\n{question_text(problem)}"}]
+def build_prompt(problem: Problem, style: str = "lcb") -> list[dict[str, str]] | str:
+    """The evaluation prompt (``microcoder_eval.generation.prompts``) as chat messages, or
+    ``plain``: LCB's single-user-turn text without a chat template (base models)."""
     if style == "plain":
-        return f"{SYSTEM_MESSAGE}\n\n{question_text(problem)}"
-    raise UserError(f"prompt style {style!r} is unknown; choose one of {', '.join(PROMPT_STYLES)}")
+        return plain_prompt(build_messages(problem, "lcb_user"))
+    if style not in CHAT_STYLES:
+        raise UserError(f"prompt style {style!r} is unknown; choose one of {', '.join(PROMPT_STYLES)}")
+    return build_messages(problem, style)
 
 
 def _is_lcb(rec: dict[str, Any]) -> bool:
@@ -103,7 +87,7 @@ def load_train_problems(source: str | Path, *, release: str | None = None, start
     return problems, prompts
 
 
-def build_train_dataset(source: str | Path, prompt_style: str = "chat", max_problems: int | None = None,
+def build_train_dataset(source: str | Path, prompt_style: str = "lcb", max_problems: int | None = None,
                         **filters: Any):
     """A ``datasets.Dataset`` with ``prompt`` plus the LCB record columns the reward reads."""
     from datasets import Dataset
