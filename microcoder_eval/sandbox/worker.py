@@ -448,6 +448,67 @@ def _kill_uid(uid: int | None) -> None:
     os.waitpid(pid, 0)
 
 
+PR_SET_CHILD_SUBREAPER = 36
+_CHILDREN_FILE: str | None = None
+
+
+def _become_subreaper() -> None:
+    """Orphaned descendants of a test child are re-parented to this worker, so after the
+    child exits, an empty children list proves nothing it started survived."""
+    global _CHILDREN_FILE
+    try:
+        if _libc().prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0:
+            path = f"/proc/self/task/{os.getpid()}/children"
+            if os.path.exists(path):
+                _CHILDREN_FILE = path
+    except Exception:  # noqa: BLE001
+        _CHILDREN_FILE = None
+
+
+def _survivors() -> bool:
+    if _CHILDREN_FILE is None:
+        return True  # cannot tell: assume the worst
+    try:
+        with open(_CHILDREN_FILE) as f:
+            return bool(f.read().strip())
+    except OSError:
+        return True
+
+
+def _cleanup_descendants(uid: int | None) -> None:
+    """Kill whatever a test left running (escaped daemons included) and reap it."""
+    if _survivors():
+        for pid in _children_pids():
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        _kill_uid(uid)
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break
+        if pid == 0:
+            if not _survivors():
+                break
+            time.sleep(0.001)
+
+
+def _children_pids() -> list[int]:
+    if _CHILDREN_FILE is None:
+        return []
+    try:
+        with open(_CHILDREN_FILE) as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
 def _tmpfile(base: str, data: bytes | None = None) -> int:
     fd, path = tempfile.mkstemp(dir=base)
     os.unlink(path)
@@ -494,7 +555,7 @@ def run_request(req: dict, base: str) -> dict:
         status, ru, timed_out = _pidfd_wait(pid, float(req["wall_limit_s"]))
         elapsed = time.monotonic() - t0
         _kill_group(pid)
-        _kill_uid(uid)
+        _cleanup_descendants(uid)
         out_limit = int(req["output_limit_bytes"])
         stdout, out_trunc = _read_fd(out_fd, out_limit)
         stderr, _ = _read_fd(err_fd, 1 << 16)
@@ -606,6 +667,7 @@ def main() -> None:
             __import__(name)
         except Exception:  # noqa: BLE001 - optional modules
             pass
+    _become_subreaper()
     hello = recv(proto_in)
     iso = _isolate(hello.get("isolate_network", True), hello.get("private_mounts", True), hello.get("hide_paths", []))
     base = tempfile.mkdtemp(prefix="mc-sbx-")
