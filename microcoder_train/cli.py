@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import logging
 import sys
 import typing
 from dataclasses import dataclass, field
@@ -102,6 +103,12 @@ def resolve_checkpoint(value: str | None, output_dir: str) -> str | None:
 
 def run(argv: list[str] | None = None) -> int:
     script, reward_args, config = parse_args(argv)
+    log = logging.getLogger("microcoder_train")
+    if not log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter(f"{SCRIPT_NAME}: %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
     from transformers import AutoConfig
 
     from microcoder_eval.reward import EvaluatorReward, RewardConfig

@@ -18,6 +18,7 @@ it below ``truncation_pass_reward``.
 from __future__ import annotations
 
 import json
+import logging
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +41,7 @@ from microcoder_train.masking import (
 )
 from microcoder_train.temperature import TemperatureController, TemperatureSchedule, select_temperature
 
+logger = logging.getLogger("microcoder_train")
 SCHEDULE_STATE_FILE = "microcoder_temperature.json"
 PROBE_FILE = "temperature_probe.json"
 
@@ -128,6 +130,8 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         self._schedule.chosen = select_temperature(table, args.diversity_target)
         self._schedule.probe = {f"{t:g}": d for t, d in table.items()}
         if self.accelerator.is_main_process:
+            logger.info("diversity probe (%s): %s -> temperature %g", args.diversity_metric,
+                        ", ".join(f"T={t:g}: {d:.3f}" for t, d in table.items()), self._schedule.chosen)
             os.makedirs(args.output_dir, exist_ok=True)
             with open(os.path.join(args.output_dir, PROBE_FILE), "w") as f:
                 json.dump({"metric": args.diversity_metric, "target": args.diversity_target,
