@@ -115,6 +115,9 @@ def test_exact_and_near_duplicates_keep_the_copy_with_most_tests():
     assert dropped[3][:2] == ("near_duplicate", "b") and 0.8 <= dropped[3][2] < 1
     assert set(dropped) == {0, 3}  # c is different, d changed too much
     assert set(find_duplicates(items, 1.0, 5, 128)) == {0}  # threshold 1: exact only
+    same_tests = [("few_refs", text(1), 2, 1), ("many_refs", text(1), 2, 9), ("more_tests", text(1), 3, 0)]
+    assert {k: v[1] for k, v in find_duplicates(same_tests, 0.8, 5, 128).items()} == {0: "more_tests", 1: "more_tests"}
+    assert set(find_duplicates(same_tests[:2], 0.8, 5, 128)) == {0}  # equal tests: more references win
 
 
 # ---------------------------------------------------------------- decontamination

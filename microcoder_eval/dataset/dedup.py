@@ -1,6 +1,7 @@
 """Stage 3: exact duplicates (normalised statement hash) and near duplicates (datasketch MinHash LSH).
 
-Of each group of duplicates the copy with the most tests is kept (ties: the earliest). Near
+Of each group of duplicates the copy with the most tests is kept (then the most reference
+solutions, then the earliest). Near
 duplicates are candidates from ``MinHashLSH`` confirmed by the MinHash Jaccard estimate.
 """
 from __future__ import annotations
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from tqdm import tqdm
 
+from microcoder_eval.dataset.readers.common import SOLUTIONS
 from microcoder_eval.dataset.store import StageWriter
 from microcoder_eval.dataset.text import normalize, statement_hash, word_ngrams
 from microcoder_eval.errors import UserError
@@ -36,18 +38,19 @@ def minhash(text: str, shingle: int, num_perm: int) -> "MinHash":
     return m
 
 
-def find_duplicates(problems: list[tuple[str, str, int]], threshold: float, shingle: int, num_perm: int,
-                    progress: bool = False) -> dict[int, tuple[str, str, float]]:
-    """``problems`` = ``(id, statement, num_tests)``; returns ``{index: (reason, kept_id, similarity)}``."""
+def find_duplicates(problems: list[tuple[str, str, int] | tuple[str, str, int, int]], threshold: float,
+                    shingle: int, num_perm: int, progress: bool = False) -> dict[int, tuple[str, str, float]]:
+    """``problems`` = ``(id, statement, num_tests[, num_references])``; returns
+    ``{index: (reason, kept_id, similarity)}`` for every copy to drop."""
     MinHashLSH = _datasketch().MinHashLSH  # type: ignore[attr-defined]
 
-    order = sorted(range(len(problems)), key=lambda i: (-problems[i][2], i))
+    order = sorted(range(len(problems)), key=lambda i: (*(-x for x in problems[i][2:]), i))
     dropped: dict[int, tuple[str, str, float]] = {}
     exact: dict[str, int] = {}
     lsh = MinHashLSH(threshold=threshold, num_perm=num_perm) if threshold < 1.0 else None
     hashes: dict[int, MinHash] = {}
     for i in tqdm(order, desc="dedup", unit="prob", disable=not progress):
-        qid, text, _ = problems[i]
+        qid, text = problems[i][:2]
         h = statement_hash(text)
         if h in exact:
             dropped[i] = ("exact_duplicate", problems[exact[h]][0], 1.0)
@@ -72,7 +75,7 @@ def find_duplicates(problems: list[tuple[str, str, int]], threshold: float, shin
 def run_dedup(problems: Iterable[Problem], reread: Iterable[Problem], out: StageWriter, threshold: float,
               shingle: int, num_perm: int, progress: bool) -> int:
     """Two passes over the stage input: collect statements, then write the survivors."""
-    meta = [(p.question_id, p.question_content, len(p.tests)) for p in problems]
+    meta = [(p.question_id, p.question_content, len(p.tests), len(p.extra.get(SOLUTIONS) or [])) for p in problems]
     dropped = find_duplicates(meta, threshold, shingle, num_perm, progress)
     n = 0
     for i, p in enumerate(reread):
