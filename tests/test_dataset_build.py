@@ -130,6 +130,7 @@ def test_every_format_in_one_build_with_a_pass_rate_column(tmp_path):
                        "leetcodedataset.json": "leetcodedataset", "plain.jsonl": "plain"}
     assert read["input"] == 7 + 7 + 4 + 10 + 4 + 3 + 5 + 10 and read["output"] == 2 + 4 + 2 + 5 + 3 + 1 + 3 + 8
     assert sum(read["dropped"].values()) == read["input"] - read["output"]
+    assert read["notes"]["solutions_truncated"] == {"problems": 0, "kept_per_problem": 16}
     dropped = (Path(read["files"]["dropped"])).read_text().splitlines()
     assert len(dropped) == sum(read["dropped"].values())  # every skipped record is listed with its reason
     diff = next(s for s in m["stages"] if s["stage"] == "difficulty")

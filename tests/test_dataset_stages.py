@@ -247,6 +247,7 @@ def test_difficulty_from_completions_ignores_infra_errors(tmp_path):
     ({"eval_mode": "strict"}, "eval_mode"),
     ({"verify_runs": 0}, "verify_runs"),
     ({"timeout_s": 0}, "timeout_s"),
+    ({"keep_solutions": 2, "max_references": 3}, "keep_solutions"),
 ])
 def test_config_validation(tmp_path, kw, msg):
     base = {"inputs": [str(FIX / "plain.jsonl")], "out_dir": str(tmp_path / "o")}

@@ -112,3 +112,25 @@ def test_real_sandbox_resolves_apps_wrapping(tmp_path, evaluator):
     assert [t.output for t in kept["11"].tests] == ["2", "0"]
     assert dropped["bad"]["reason"] == "reference_failed" and "wrong_answer" in dropped["bad"]["detail"]
     assert stats["notes"]["wrapped_outputs"] == 1
+
+
+class Interrupting(ScriptedEvaluator):
+    def __init__(self, after):
+        super().__init__()
+        self.after = after
+
+    def evaluate_iter(self, items, extract=False):
+        for n, item in enumerate(super().evaluate_iter(items, extract)):
+            if n == self.after:
+                raise KeyboardInterrupt
+            yield item
+
+
+def test_an_interrupted_verification_resumes_from_its_cache(tmp_path):
+    import pytest
+
+    problems = lambda: [prob(f"p{k}", ["ok"]) for k in range(5)]  # noqa: E731
+    with pytest.raises(KeyboardInterrupt):
+        verify(tmp_path, problems(), ev=Interrupting(after=4))
+    kept, _, _, ev = verify(tmp_path, problems())
+    assert len(kept) == 5 and ev.calls == 10 - 4  # the 4 finished evaluations are not repeated

@@ -116,7 +116,8 @@ class Pipeline:
     def _stages(self, inputs: list[dict[str, Any]]) -> None:
         cfg = self.cfg
         self.run_stage("read", {"inputs": inputs, "format": cfg.format,
-                                "include_generated_tests": cfg.include_generated_tests},
+                                "include_generated_tests": cfg.include_generated_tests,
+                                "keep_solutions": cfg.keep_solutions},
                        lambda w: ingest.run_read(cfg, w))
         self.run_stage("min_tests", {"min_tests": cfg.min_tests},
                        lambda w: filters.run_min_tests(self.problems(), w, cfg.min_tests))

@@ -30,6 +30,9 @@ class BuildDatasetConfig:
                         "codecontests, deepcoder, plain, verl, leetcodedataset.", default="auto")
     include_generated_tests: bool = _help("CodeContests: also use generated_tests (besides public/private).",
                                           default=True)
+    keep_solutions: int = _help("Reference solutions kept per problem from the source, in source order "
+                                "(0 = all; APPS/TACO rows carry hundreds, copied into every stage file).",
+                                default=16)
     # ---- test count
     min_tests: int = _help("Drop problems with fewer tests than this (DeepCoder used 5; LiveCodeBench "
                            "public-only problems have 1-3).", default=1)
@@ -116,6 +119,10 @@ class BuildDatasetConfig:
         _at_least("verify_runs", self.verify_runs, 1)
         _at_least("max_references", self.max_references, 1)
         _at_least("min_completions", self.min_completions, 1)
+        _at_least("keep_solutions", self.keep_solutions, 0)
+        if 0 < self.keep_solutions < self.max_references:
+            raise UserError(f"keep_solutions={self.keep_solutions} < max_references={self.max_references}: "
+                            "verification could not try that many references; raise keep_solutions or use 0 (all)")
         _fraction("near_dup_threshold", self.near_dup_threshold, open_low=True)
         _fraction("statement_overlap", self.statement_overlap, open_low=True)
         _fraction("test_overlap", self.test_overlap, open_low=True)

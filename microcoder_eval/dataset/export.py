@@ -65,7 +65,7 @@ def save_hf(parquet: Path, hf_dir: Path, cache_dir: Path, progress: bool = True)
     if not progress:
         hf_logging.disable_progress_bar()
     try:
-        ds = datasets.Dataset.from_parquet(str(parquet), cache_dir=str(cache_dir), keep_in_memory=True)
+        ds = datasets.Dataset.from_parquet(str(parquet), cache_dir=str(cache_dir))  # memory-mapped
         if hf_dir.exists():
             shutil.rmtree(hf_dir)
         ds.save_to_disk(str(hf_dir))

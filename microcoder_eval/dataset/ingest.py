@@ -8,6 +8,7 @@ from tqdm import tqdm
 
 from microcoder_eval.dataset.config import BuildDatasetConfig
 from microcoder_eval.dataset.readers import read_source
+from microcoder_eval.dataset.readers.common import SOLUTIONS
 from microcoder_eval.dataset.store import StageWriter
 from microcoder_eval.lcb import dedupe_id
 
@@ -16,7 +17,7 @@ def run_read(cfg: BuildDatasetConfig, out: StageWriter) -> int:
     """Normalise all inputs into ``out``; returns the number of source records seen."""
     seen_ids: set[str] = set()
     per_file: dict[str, Any] = {}
-    renamed = 0
+    renamed = truncated = 0
     total = 0
     bar = tqdm(desc="read", unit="rec", disable=not cfg.progress)
     for path in cfg.inputs:
@@ -30,6 +31,10 @@ def run_read(cfg: BuildDatasetConfig, out: StageWriter) -> int:
                 reasons[o.reason] += 1
                 out.drop(f"{path}:{o.where}", o.reason, o.detail, file=path, where=o.where)
                 continue
+            sols = o.problem.extra.get(SOLUTIONS)
+            if sols and cfg.keep_solutions and len(sols) > cfg.keep_solutions:
+                o.problem.extra[SOLUTIONS] = sols[: cfg.keep_solutions]
+                truncated += 1
             qid = dedupe_id(o.problem.question_id, seen_ids)
             if qid != o.problem.question_id:
                 renamed += 1
@@ -41,4 +46,5 @@ def run_read(cfg: BuildDatasetConfig, out: StageWriter) -> int:
     bar.close()
     out.notes["inputs"] = per_file
     out.notes["renamed_duplicate_ids"] = renamed
+    out.notes["solutions_truncated"] = {"problems": truncated, "kept_per_problem": cfg.keep_solutions}
     return total
