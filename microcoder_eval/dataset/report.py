@@ -84,7 +84,7 @@ def write_png(hist: dict[str, Any], path: str | Path) -> None:
                                   (axes[1], "difficulty", None, "difficulty label")):
         before, after = hist[key]["before"], hist[key]["after"]
         labels = order if order else _diff_order({*before, *after})
-        labels = [k for k in labels if k in before or k in after]
+        labels = [k for k in labels if k in before or k in after or (order and k != "n/a")]
         xs = range(len(labels))
         ax.bar([x - 0.2 for x in xs], [before.get(k, 0) for k in labels], 0.4, label="before")
         ax.bar([x + 0.2 for x in xs], [after.get(k, 0) for k in labels], 0.4, label="after")
