@@ -50,7 +50,8 @@ LCB_IMPORTS = (
 # imported once in the worker so forked solutions get them for free
 PRELOAD = ("decimal", "fractions", "cmath", "array", "dataclasses", "enum", "queue", "threading",
            "numbers", "struct", "textwrap", "unicodedata", "graphlib", "hashlib", "encodings.idna",
-           "subprocess", "socket", "time", "pprint", "contextlib", "weakref", "abc", "types")
+           "subprocess", "socket", "time", "pprint", "contextlib", "weakref", "abc", "types",
+           "sortedcontainers")
 PRELUDE_NS: dict = {}
 EXIT_MEMORY = 201  # child's own exit code for MemoryError
 EXIT_BAD_FUNC = 202  # functional test: function not found / bad input
