@@ -253,3 +253,10 @@ def test_all_tests_spread_over_workers_keep_order():
     assert [t.index for t in res.tests] == list(range(7))
     assert [t.status for t in res.tests].count(Status.WRONG_ANSWER) == 1 and res.tests[4].status is Status.WRONG_ANSWER
     assert res.status is Status.WRONG_ANSWER and res.num_passed == 6
+
+
+@pytest.mark.parametrize("module", ["sortedcontainers", "numpy", "fractions", "decimal"])
+def test_common_solution_imports_work_in_the_sandbox(evaluator, module):
+    code = f"import {module}\nprint('ok')"
+    res = run(evaluator, Problem("imp", public_tests=[TestCase("", "ok\n")]), code)
+    assert res.status is Status.PASSED, res.detail
