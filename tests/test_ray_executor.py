@@ -13,7 +13,7 @@ from microcoder_eval.cli import main  # noqa: E402
 from microcoder_eval.config import EvalConfig  # noqa: E402
 from microcoder_eval.errors import UserError  # noqa: E402
 from microcoder_eval.executors import make_executor  # noqa: E402
-from microcoder_eval.executors.ray_executor import RayExecutor, connect_ray  # noqa: E402
+from microcoder_eval.executors.ray_executor import RayExecutor, check_reachable, connect_ray  # noqa: E402
 from microcoder_eval.executors.ray_options import RayExecutorOptions  # noqa: E402
 from microcoder_eval.lcb import load_problems  # noqa: E402
 from microcoder_eval.samples import load_samples  # noqa: E402
@@ -187,6 +187,24 @@ def test_cli_evaluate_with_ray_executor(local_ray, quick, tmp_path, monkeypatch,
     assert out.read_text() == before
 
 
+def test_reward_plugin_offloads_to_ray(local_ray, quick, monkeypatch):
+    from microcoder_eval.reward import EvaluatorReward, RewardConfig
+
+    monkeypatch.setenv("MICROCODER_RAY_NUM_ACTORS", "2")
+    records = {r["question_id"]: r for r in map(json.loads, open(PROBLEMS))}
+    lines = open(SAMPLES).read().splitlines()
+    batch = [json.loads(lines[i]) for i in quick[:16]]
+    columns = {k: [records[s["question_id"]][k] for s in batch] for k in next(iter(records.values()))}
+    reward = EvaluatorReward(RewardConfig(workers=2, timeout_s=2, sample_budget_s=4, executor="ray"))
+    try:
+        got = reward(prompts=["solve"] * len(batch), completions=[s["completion"] for s in batch], **columns)
+        assert isinstance(reward.executor, RayExecutor) and len(reward.executor.actors) == 2
+        assert reward.executor.stats["batches"] >= 1
+    finally:
+        reward.close()
+    assert got == [1.0 if s["label"] == "pass" else 0.0 for s in batch]
+
+
 def test_empty_input_and_closed_executor(local_ray):
     ex = RayExecutor(EvalConfig(**CFG), RayExecutorOptions(num_actors=1, cpus_per_actor=1))
     with ex:
@@ -224,6 +242,18 @@ def test_options_from_env():
         RayExecutorOptions.from_env({"MICROCODER_RAY_BATCH_SIZE": "many"})
     with pytest.raises(UserError, match="MICROCODER_RAY_SHIP_PACKAGE"):
         RayExecutorOptions.from_env({"MICROCODER_RAY_SHIP_PACKAGE": "perhaps"})
+
+
+def test_unreachable_address_fails_fast():
+    import socket
+
+    with socket.socket() as free:  # a loopback port nothing listens on
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
+        with pytest.raises(UserError, match="nothing answers at Ray address"):
+            check_reachable(address, timeout_s=2)
+    check_reachable("auto")  # left to Ray
 
 
 def test_missing_ray_is_a_one_line_user_error(monkeypatch):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import socket
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
@@ -45,6 +46,20 @@ def import_ray() -> Any:
     return ray
 
 
+def check_reachable(address: str, timeout_s: float = 5.0) -> None:
+    """Fail fast on a ``HOST:PORT`` / ``ray://HOST:PORT`` address nothing listens on (``ray.init``
+    would retry for minutes); ``auto`` and other forms are left to Ray."""
+    target = address[len("ray://"):] if address.startswith("ray://") else address
+    host, sep, port = target.rpartition(":")
+    if not sep or not host or "://" in target or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s).close()
+    except OSError as e:
+        raise UserError(f"nothing answers at Ray address {address!r} ({e}); start the head with "
+                        "`ray start --head` or fix --ray-address (HOST:6379, ray://HOST:10001 or auto)") from e
+
+
 def package_runtime_env() -> dict[str, Any]:
     """Ray ``runtime_env`` that uploads this machine's ``microcoder_eval`` package with the job."""
     import microcoder_eval
@@ -61,6 +76,8 @@ def connect_ray(address: str | None, num_cpus: int, runtime_env: dict[str, Any] 
     """
     ray = import_ray()
     if ray.is_initialized():
+        if address:
+            log.warning("Ray is already initialised in this process; using that connection, not %s", address)
         if runtime_env:
             raise UserError("MICROCODER_RAY_SHIP_PACKAGE needs the executor to open the Ray connection, but "
                             "Ray is already initialised in this process; pass runtime_env="
@@ -68,6 +85,7 @@ def connect_ray(address: str | None, num_cpus: int, runtime_env: dict[str, Any] 
         return False
     address = address or os.environ.get("RAY_ADDRESS") or None
     if address:
+        check_reachable(address)
         try:
             ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False,
                      runtime_env=runtime_env)
