@@ -17,12 +17,11 @@ from microcoder_eval.verdict import SampleResult
 class EvalActor:
     """Holds a warm evaluator with ``workers`` sandbox workers on the node it was placed on."""
 
-    def __init__(self, config: dict[str, Any], workers: int, uid_base: int,
-                 hide_paths: Sequence[str] = (), crash_dir: str | None = None) -> None:
-        """``uid_base``: sandbox uids of this actor (distinct per actor, so two actors on one node
-        never kill each other's test processes). ``crash_dir``: test hook, see ``_maybe_crash``."""
-        cfg = EvalConfig(**{**config, "workers": workers, "executor": "local", "ray_address": None,
-                            "sandbox_uid_base": uid_base})
+    def __init__(self, config: dict[str, Any], workers: int, hide_paths: Sequence[str] = (),
+                 crash_dir: str | None = None) -> None:
+        """Sandbox uids are claimed machine-wide by the pool, so actors sharing a node never kill
+        each other's test processes. ``crash_dir``: test hook, see ``_maybe_crash``."""
+        cfg = EvalConfig(**{**config, "workers": workers, "executor": "local", "ray_address": None})
         self.evaluator = Evaluator(cfg, hide_paths=hide_paths)
         self.evaluator.warm_up()
         self.crash_dir = crash_dir

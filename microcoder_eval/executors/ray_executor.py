@@ -35,6 +35,7 @@ log = logging.getLogger("microcoder_eval.ray")
 # (its Windows/macOS default); this switch makes a local instance listen on 127.0.0.1 only.
 _LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 _LOCAL_OBJECT_STORE_BYTES = 512 * 1024 * 1024
+_LOCAL_TOKEN: list[str | None] = [None]  # the auth token this process gave its local instance
 
 
 def import_ray() -> Any:
@@ -44,6 +45,22 @@ def import_ray() -> Any:
     except ModuleNotFoundError as e:
         raise UserError("executor 'ray' needs Ray; install it with pip install 'microcoder[ray]'") from e
     return ray
+
+
+def _private_token() -> None:
+    """Give a local instance its own auth token through the environment (inherited by its processes).
+
+    Ray otherwise writes one to ``~/.ray/auth_token`` on first use; two local instances starting at
+    once (pytest-xdist workers, parallel jobs) can race on that file and lock each other out.
+    An explicit RAY_AUTH_MODE / RAY_AUTH_TOKEN / RAY_AUTH_TOKEN_PATH is left alone.
+    """
+    if _LOCAL_TOKEN[0] is not None and os.environ.get("RAY_AUTH_TOKEN") == _LOCAL_TOKEN[0]:
+        return  # an earlier local instance's token, still cached by Ray in this process: reuse it
+    if any(k in os.environ for k in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")):
+        return
+    import secrets
+
+    _LOCAL_TOKEN[0] = os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
 
 
 def check_reachable(address: str, timeout_s: float = 5.0) -> None:
@@ -85,6 +102,15 @@ def connect_ray(address: str | None, num_cpus: int, runtime_env: dict[str, Any] 
         return False
     address = address or os.environ.get("RAY_ADDRESS") or None
     if address:
+        if _LOCAL_TOKEN[0] is not None and os.environ.get("RAY_AUTH_TOKEN") == _LOCAL_TOKEN[0]:
+            os.environ.pop("RAY_AUTH_TOKEN")  # our earlier local instance's token is not the cluster's
+            _LOCAL_TOKEN[0] = None
+            try:  # Ray caches the token it read; best effort, the API is private
+                from ray._raylet import AuthenticationTokenLoader
+
+                AuthenticationTokenLoader.instance().reset_cache()
+            except Exception:  # noqa: BLE001
+                pass
         check_reachable(address)
         try:
             ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False,
@@ -97,6 +123,7 @@ def connect_ray(address: str | None, num_cpus: int, runtime_env: dict[str, Any] 
 
     saved_env, saved_flag = os.environ.get(_LOOPBACK_ENV), ray_constants.ENABLE_RAY_CLUSTER
     os.environ[_LOOPBACK_ENV] = "0"  # inherited by the raylet and its workers
+    _private_token()
     ray_constants.ENABLE_RAY_CLUSTER = False
     try:
         ray.init(num_cpus=num_cpus, include_dashboard=False, logging_level=logging.WARNING,
@@ -231,15 +258,13 @@ class RayExecutor:
         ray, o = self._ray, self.options
         remote_cls = ray.remote(EvalActor)
         conf = dataclasses.asdict(self.config)
-        uid = self.config.sandbox_uid_base
         for i, (cpus, strategy) in enumerate(self._plan()):
             opts: dict[str, Any] = dict(num_cpus=cpus, max_restarts=o.actor_restarts, max_task_retries=0,
                                         max_concurrency=o.inflight_per_actor, scheduling_strategy=strategy)
             if o.actor_resource:
                 opts["resources"] = {o.actor_resource: 0.001}
-            handle = remote_cls.options(**opts).remote(conf, cpus, uid, hide_paths, crash_dir)
+            handle = remote_cls.options(**opts).remote(conf, cpus, hide_paths, crash_dir)
             self._slots.append(_Slot(i, handle, cpus))
-            uid += cpus  # distinct sandbox uids per actor: two actors on a node never kill each other's tests
         refs = {s.handle.info.remote(): s for s in self._slots}
         ready, waiting = ray.wait(list(refs), num_returns=len(refs), timeout=o.start_timeout_s)
         if waiting:
