@@ -119,24 +119,31 @@ def connect_ray(address: str | None, num_cpus: int, runtime_env: dict[str, Any] 
             raise UserError(f"cannot connect to the Ray cluster at {address!r} ({type(e).__name__}: {e}); "
                             "check --ray-address (e.g. ray://HEAD:10001 or auto on a cluster node)") from e
         return True
-    from ray._private import ray_constants  # the switch is read from here at call time
-
-    saved_env, saved_flag = os.environ.get(_LOOPBACK_ENV), ray_constants.ENABLE_RAY_CLUSTER
+    try:  # the switch is read from here at call time (private: checked below, not relied on blindly)
+        from ray._private import ray_constants
+    except ImportError:  # pragma: no cover - other Ray layouts
+        ray_constants = None
+    saved_env = os.environ.get(_LOOPBACK_ENV)
+    saved_flag = getattr(ray_constants, "ENABLE_RAY_CLUSTER", None)
     os.environ[_LOOPBACK_ENV] = "0"  # inherited by the raylet and its workers
     _private_token()
-    ray_constants.ENABLE_RAY_CLUSTER = False
+    if saved_flag is not None:
+        ray_constants.ENABLE_RAY_CLUSTER = False
     try:
         ray.init(num_cpus=num_cpus, include_dashboard=False, logging_level=logging.WARNING,
                  log_to_driver=False, object_store_memory=_LOCAL_OBJECT_STORE_BYTES, runtime_env=runtime_env)
     finally:
-        ray_constants.ENABLE_RAY_CLUSTER = saved_flag
+        if saved_flag is not None:
+            ray_constants.ENABLE_RAY_CLUSTER = saved_flag
         if saved_env is None:
             os.environ.pop(_LOOPBACK_ENV, None)
         else:
             os.environ[_LOOPBACK_ENV] = saved_env
     ip = ray.util.get_node_ip_address()
     if ip != "127.0.0.1":  # pragma: no cover - depends on the Ray version
-        log.warning("local Ray instance bound to %s, not loopback", ip)
+        ray.shutdown()
+        raise UserError(f"the local Ray instance bound to {ip}, not 127.0.0.1 (this Ray version ignores "
+                         f"{_LOOPBACK_ENV}=0); start a cluster yourself and pass --ray-address")
     return True
 
 
