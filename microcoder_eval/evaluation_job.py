@@ -45,8 +45,11 @@ def run_evaluation(job: Any, config: EvalConfig, quiet: bool = False) -> dict[st
     pairs = match_samples(problems, samples, job.skip_missing, filtered)
     if not pairs:
         raise UserError("no sample matches a problem in the selected window")
+    # settings that change verdicts; where and how wide the run executes does not
+    verdict_config = {k: v for k, v in dataclasses.asdict(config).items()
+                      if k not in ("workers", "executor", "ray_address")}
     settings = {"problems": str(Path(job.problems)), "samples": str(Path(job.samples)),
-                "use_raw_output": job.use_raw_output, "config": dataclasses.asdict(config),
+                "use_raw_output": job.use_raw_output, "config": verdict_config,
                 "window": [job.release, job.start_date, job.end_date, job.platform, job.difficulty]}
     store = ResultsStore(job.out, settings, overwrite=job.overwrite)
     todo = [(p, s) for p, s in pairs if s.key not in store.done]

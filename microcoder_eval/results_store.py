@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from microcoder_eval.errors import UserError
-from microcoder_eval.verdict import SampleResult
+from microcoder_eval.verdict import SampleResult, Status
 
 
 def fingerprint(settings: dict[str, Any]) -> str:
@@ -47,7 +47,8 @@ class ResultsStore:
                     r = SampleResult.from_dict(json.loads(line))
                 except (ValueError, KeyError):
                     break
-                self.done[(r.question_id, r.sample_index)] = r
+                if r.status is not Status.INFRA_ERROR:  # infrastructure failures are judged again
+                    self.done[(r.question_id, r.sample_index)] = r
                 good += len(line)
         if good != self.path.stat().st_size:
             with self.path.open("r+b") as f:

@@ -141,3 +141,24 @@ def test_real_o1_preview_outputs_never_fail_what_lcb_passed(tmp_path):
     assert summary["num_samples"] >= 278
     # public tests only: a sample LCB passed on all tests must pass here
     assert [d for d in summary["lcb_agreement"]["disagreements"] if d["lcb_verdict"]] == []
+
+
+def test_resume_rejudges_infra_errors(tmp_path):
+    assert _run(tmp_path) == 0
+    out = tmp_path / "results.jsonl"
+    lines = out.read_text().splitlines()
+    first = json.loads(lines[0])
+    first.update(status="infra_error", passed=False, tests=[], detail="sandbox died")
+    out.write_text(json.dumps(first) + "\n" + "\n".join(lines[1:]) + "\n")
+    assert _run(tmp_path) == 0
+    rows = [json.loads(l) for l in out.read_text().splitlines()]
+    again = [r for r in rows if (r["question_id"], r["sample_index"]) == (first["question_id"], first["sample_index"])]
+    assert [r["status"] for r in again][-1] != "infra_error"
+    summary = json.loads((tmp_path / "results.summary.json").read_text())
+    assert summary["num_samples"] == len(lines) and summary["infra_errors"] == 0
+
+
+def test_resume_with_other_worker_count_is_allowed(tmp_path):
+    assert _run(tmp_path) == 0
+    assert main(["evaluate", "--problems", PROBLEMS, "--samples", SAMPLES, "--out", str(tmp_path / "results.jsonl"),
+                 "--no-progress", "--workers", "1"]) == 0

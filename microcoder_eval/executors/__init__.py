@@ -30,6 +30,6 @@ def make_executor(config: EvalConfig, hide_paths: tuple[str, ...] = ()) -> Any:
     except ModuleNotFoundError as e:
         raise UserError(f"executor {config.executor!r} needs an optional dependency ({e.name}); "
                         f"install it with pip install 'microcoder[{config.executor}]'") from e
-    if hide_paths and config.executor == "local":
+    if hide_paths:
         return factory(config, hide_paths=hide_paths)
     return factory(config)
