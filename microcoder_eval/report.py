@@ -84,7 +84,7 @@ def _fmt(v: Any) -> str:
 def to_markdown(summary: dict[str, Any]) -> str:
     """The paper-style table: pass@k for All / Easy / Medium / Hard, then per platform."""
     w = summary.get("window") or {}
-    ks = [k for k in summary["overall"] if k.startswith("pass@")]
+    ks = [k for k in summary["overall"] if k.startswith("pass@") and (k == "pass@1" or summary["overall"][k] is not None)]
     lines = ["# Evaluation report", ""]
     if w:
         lines += [f"Window: release `{w.get('release') or 'any'}`, contest dates "
@@ -103,10 +103,11 @@ def to_markdown(summary: dict[str, Any]) -> str:
         lines.append(f"| {p} | {v['problems']} | " + " | ".join(_fmt(v[k]) for k in ks) + " |")
     lines += ["", "Verdicts: " + ", ".join(f"{k} {v}" for k, v in summary["status_counts"].items()),
               "", "Tests accepted by rule: " + (", ".join(f"{k} {v}" for k, v in summary["accepted_by_rule"].items()) or "none")]
-    for name in ("label_agreement", "lcb_agreement"):
+    for name, title in (("label_agreement", "Agreement with the true labels"),
+                        ("lcb_agreement", "Agreement with LiveCodeBench's own verdicts")):
         a = summary.get(name)
         if a:
-            lines += ["", f"{name.replace('_', ' ').capitalize()}: {a['agree']}/{a['compared']} ({_fmt(a['agreement_pct'])} %)"]
+            lines += ["", f"{title}: {a['agree']}/{a['compared']} ({_fmt(a['agreement_pct'])} %)"]
     return "\n".join(lines) + "\n"
 
 

@@ -21,7 +21,7 @@ def _run(tmp_path, *extra, out="results.jsonl"):
 def test_sample_data_labels_all_right(tmp_path, capsys):
     assert _run(tmp_path) == 0
     printed = capsys.readouterr().out
-    assert "| pass@1 |" in printed and "Label agreement" in printed
+    assert "| pass@1 |" in printed and "Agreement with the true labels" in printed and "pass@5" not in printed
     summary = json.loads((tmp_path / "results.summary.json").read_text())
     agree = summary["label_agreement"]
     assert agree["compared"] >= 80 and agree["disagreements"] == [], agree["disagreements"][:3]
