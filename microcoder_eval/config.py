@@ -28,6 +28,10 @@ class EvalConfig:
     workers: int = _help("Parallel sandbox workers (0 = one per CPU core).", default=0)
     sample_budget_s: float = _help("Total wall-clock budget for one sample across its tests (0 = "
                                    "unlimited); tests left when it runs out get time_limit.", default=0.0)
+    functional_batch: bool = _help("Run a sample's functional (LeetCode-style) tests in one process "
+                                   "with a fresh Solution() per test, as LeetCode's judge does; a new "
+                                   "process only after one dies. Off: a fresh process per test.",
+                                   default=True)
     all_tests: bool = _help("Run every test instead of stopping at the first failure.", default=False)
     isolate_network: bool = _help("Run solutions in an empty network namespace where the OS allows it.",
                                   default=True)

@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from microcoder_eval.config import EvalConfig
 from microcoder_eval.errors import InfraError
 from microcoder_eval.extraction import extract_code
-from microcoder_eval.judge import judge_flex, judge_lcb
+from microcoder_eval.judge import judge_flex, judge_functional_batch, judge_lcb
 from microcoder_eval.problem import Problem
 from microcoder_eval.sandbox.pool import SandboxPool, SandboxWorker
 from microcoder_eval.verdict import SampleResult, Status, TestResult
@@ -165,7 +165,42 @@ class Evaluator:
             results.extend(fut.result())
         return results
 
+    def _run_functional_batch(self, problem: Problem, code: str, lo: int, hi: int) -> list[TestResult]:
+        """Functional tests ``lo..hi`` in as few processes as possible (a new one after a death)."""
+        cfg = self.config
+        tests = problem.tests
+        results: list[TestResult] = []
+        start = lo
+        deadline = time.monotonic() + cfg.sample_budget_s if cfg.sample_budget_s else None
+        with self.pool.worker() as worker:
+            while start < hi:
+                chunk = tests[start:hi]
+                req = self._request(problem, code, "flex_batch")
+                total = req["timeout_s"] * len(chunk) + 1
+                if deadline is not None:
+                    total = min(total, deadline - time.monotonic())
+                    if total <= 0.01:
+                        for i in range(start, hi):
+                            results.append(TestResult(i, Status.TIME_LIMIT, None, "sample time budget exhausted"))
+                            if not cfg.all_tests:
+                                break
+                        break
+                req.update(inputs=[t.input for t in chunk], wall_limit_s=total, cpu_limit_s=total + 1)
+                reply = self._call(worker, req)
+                part, ended = judge_functional_batch(start, chunk, reply, problem.compare, cfg.memory_mb)
+                results.extend(part)
+                if not cfg.all_tests and any(r.status is not Status.PASSED for r in part):
+                    first = next(k for k, r in enumerate(results) if r.status is not Status.PASSED)
+                    return results[: first + 1]
+                if not ended:
+                    break
+                start += len(part)
+        return results
+
     def _run_flex(self, problem: Problem, code: str, lo: int = 0, hi: int | None = None) -> list[TestResult]:
+        hi = len(problem.tests) if hi is None else hi
+        if problem.is_functional and self.config.functional_batch:
+            return self._run_functional_batch(problem, code, lo, hi)
         base_req = self._request(problem, code, "flex")
         results: list[TestResult] = []
         budget = self.config.sample_budget_s

@@ -90,3 +90,47 @@ def judge_lcb(tests: list[TestCase], reply: dict[str, Any], functional: bool) ->
         if not cmp.ok:
             break
     return results
+
+
+def judge_functional_batch(start: int, tests: list[TestCase], reply: dict[str, Any], opts: CompareOptions,
+                           memory_mb: int) -> tuple[list[TestResult], bool]:
+    """Verdicts of a batched functional run of ``tests`` (global indices from ``start``).
+
+    Returns ``(results, process_ended_early)``; when the process died or timed out, the test it
+    was running gets its verdict from the exit status and the tests after it were not run."""
+    results: list[TestResult] = []
+    rss = reply.get("max_rss_kb", 0) / 1024
+    times = reply.get("times", [])
+    for k, line in enumerate(reply.get("lines", [])):
+        i = start + k
+        t = times[k] if k < len(times) else 0.0
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            results.append(TestResult(i, Status.RUNTIME_ERROR, None, "unreadable result line", t, rss))
+            continue
+        if rec.get("memory"):
+            results.append(TestResult(i, Status.MEMORY_LIMIT, None, f"memory limit ({memory_mb} MiB) exceeded", t, rss))
+        elif "error" in rec:
+            results.append(TestResult(i, Status.RUNTIME_ERROR, None, str(rec["error"])[:300], t, rss))
+        else:
+            try:
+                value = decode_value(rec["value"])
+            except (KeyError, TypeError, ValueError) as e:
+                results.append(TestResult(i, Status.RUNTIME_ERROR, None, f"unreadable return value: {e}", t, rss))
+                continue
+            cmp = compare_value(value, tests[k].output, opts)
+            results.append(TestResult(i, Status.PASSED if cmp.ok else Status.WRONG_ANSWER, cmp.rule, cmp.reason, t, rss))
+    done = len(results)
+    if done < len(tests):
+        # the process ended (or was killed) while running test ``start + done``
+        synthetic = dict(reply, result="", stdout="")
+        if not reply.get("timed_out") and reply.get("exit") == 0 and reply.get("signal") is None:
+            synthetic["exit"] = 1  # exited without answering: os._exit(0) inside the function, say
+            synthetic["stderr"] = (reply.get("stderr", "") + "\nprocess exited before returning").strip()
+        res = judge_flex(start + done, tests[done], synthetic, True, opts, memory_mb)
+        if res.status is Status.PASSED:  # pragma: no cover - defensive
+            res = TestResult(start + done, Status.RUNTIME_ERROR, None, "no return value", 0.0, rss)
+        results.append(res)
+        return results, True
+    return results, False

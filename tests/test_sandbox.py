@@ -260,3 +260,27 @@ def test_common_solution_imports_work_in_the_sandbox(evaluator, module):
     code = f"import {module}\nprint('ok')"
     res = run(evaluator, Problem("imp", public_tests=[TestCase("", "ok\n")]), code)
     assert res.status is Status.PASSED, res.detail
+
+
+def test_functional_batch_matches_per_test_processes_and_survives_deaths():
+    from microcoder_eval.config import EvalConfig
+    from microcoder_eval.evaluator import Evaluator
+
+    tests = [TestCase(f"{i}\n1", str(i + 1), TestType.FUNCTIONAL) for i in range(6)]
+    p = Problem("fb", func_name="add", public_tests=tests)
+    code = ("import os\nclass Solution:\n    def add(self, a, b):\n        if a == 1:\n            os._exit(0)\n"
+            "        if a == 2:\n            while True: pass\n        if a == 3:\n            raise ValueError('x')\n"
+            "        if a == 4:\n            return a + b + 1\n        return a + b")
+    want = [Status.PASSED, Status.RUNTIME_ERROR, Status.TIME_LIMIT, Status.RUNTIME_ERROR, Status.WRONG_ANSWER,
+            Status.PASSED]
+    for batch in (True, False):
+        with Evaluator(EvalConfig(workers=1, all_tests=True, timeout_s=1, functional_batch=batch)) as ev:
+            res = ev.evaluate_code(p, code)
+        assert [t.status for t in res.tests] == want, (batch, [t.detail for t in res.tests])
+        assert [t.index for t in res.tests] == list(range(6))
+
+
+def test_functional_batch_fresh_instance_per_test(evaluator):
+    p = Problem("inst", func_name="f", public_tests=[TestCase("1", "1", TestType.FUNCTIONAL)] * 3)
+    code = "class Solution:\n    def __init__(self):\n        self.n = 0\n    def f(self, x):\n        self.n += x\n        return self.n"
+    assert run(evaluator, p, code).status is Status.PASSED

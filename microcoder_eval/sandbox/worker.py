@@ -248,6 +248,46 @@ def run_flex_child(req: dict) -> None:
     _flush_and_exit(rc)
 
 
+def run_flex_batch_child(req: dict) -> None:
+    """All functional tests of one sample in this process, as LeetCode's judge runs them:
+    module state persists, a fresh ``Solution()`` per test; one JSON line per test on RESULT_FD."""
+    g = _new_main()
+    try:
+        g.update(PRELUDE_NS)
+        sys.setrecursionlimit(50000)
+        prelude = dict(g)
+        exec(compile(req["code"], "solution.py", "exec"), g)
+    except SystemExit as e:
+        _flush_and_exit(_exit_code(e) or 1)
+    except MemoryError:
+        _flush_and_exit(EXIT_MEMORY)
+    except BaseException:  # noqa: BLE001
+        traceback.print_exc()
+        _flush_and_exit(1)
+    name = req["func_name"]
+    for i, text in enumerate(req["inputs"]):
+        fn = _find_function(g, name, prelude)
+        if fn is None:
+            _write_result({"i": i, "error": f"no function {name!r} (class Solution or module level)"})
+            continue
+        try:
+            args = [json.loads(line) for line in text.split("\n")]
+        except ValueError as e:
+            _write_result({"i": i, "error": f"test input is not one JSON value per line: {e}"})
+            continue
+        try:
+            value = fn(*args)
+            _write_result({"i": i, "value": encode_value(value)})
+        except MemoryError:
+            _write_result({"i": i, "memory": True})
+        except SystemExit as e:
+            _write_result({"i": i, "error": f"SystemExit({e.code!r}) inside the function"})
+        except BaseException as e:  # noqa: BLE001
+            _write_result({"i": i, "error": f"{type(e).__name__}: {e}"[:300]})
+    _join_threads()
+    _flush_and_exit(0)
+
+
 def _join_threads() -> None:
     """Wait for non-daemon threads, as interpreter shutdown would (``Thread(target=main)`` idiom)."""
     import threading
@@ -534,8 +574,106 @@ def _read_fd(fd: int, limit: int) -> tuple[bytes, bool]:
     return data[:limit], len(data) > limit
 
 
+def _wait_batch(pid: int, res_r: int, per_test: float, total: float, n: int) -> tuple[int, object, bool, list, list]:
+    """Read per-test result lines as they arrive; a test gets ``per_test`` seconds from the
+    previous line (and the whole batch ``total``); on a miss the process group is killed."""
+    lines: list[bytes] = []
+    times: list[float] = []
+    buf = b""
+    start = last = time.monotonic()
+    pfd = os.pidfd_open(pid)
+    timed_out = False
+    try:
+        while True:
+            now = time.monotonic()
+            left = min(last + per_test, start + total) - now
+            if left <= 0:
+                timed_out = True
+                break
+            ready, _, _ = select.select([res_r, pfd], [], [], left)
+            if res_r in ready:
+                chunk = os.read(res_r, 1 << 20)
+                if chunk:
+                    buf += chunk
+                    while b"\n" in buf:
+                        line, buf = buf.split(b"\n", 1)
+                        t = time.monotonic()
+                        lines.append(line)
+                        times.append(t - last)
+                        last = t
+                    continue
+            if pfd in ready and res_r not in ready:
+                break
+            if res_r in ready and not chunk:
+                break  # writer closed: the child is exiting
+    finally:
+        os.close(pfd)
+    if timed_out:
+        _kill_group(pid)
+    _, status, ru = os.wait4(pid, 0)
+    while True:  # drain what was written before exit
+        ready, _, _ = select.select([res_r], [], [], 0)
+        if not ready:
+            break
+        chunk = os.read(res_r, 1 << 20)
+        if not chunk:
+            break
+        buf += chunk
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            lines.append(line)
+            times.append(time.monotonic() - last)
+    return status, ru, timed_out, lines[:n], times[:n]
+
+
+def run_batch_request(req: dict, base: str) -> dict:
+    """Functional tests of one sample in one child (see ``run_flex_batch_child``)."""
+    uid = req.get("uid")
+    workdir = tempfile.mkdtemp(dir=base)
+    if uid is not None:
+        os.chown(workdir, uid, uid)
+    in_fd = _tmpfile(base, b"")
+    out_fd, err_fd = _tmpfile(base), _tmpfile(base)
+    res_r, res_w = os.pipe()
+    t0 = time.monotonic()
+    try:
+        pid = os.fork()
+        if pid == 0:  # child
+            try:
+                os.close(res_r)
+                _enter_child(req, in_fd, out_fd, err_fd, res_w, workdir)
+                run_flex_batch_child(req)
+            except BaseException:  # noqa: BLE001
+                pass
+            os._exit(203)
+        os.close(res_w)
+        res_w = -1
+        status, ru, timed_out, lines, times = _wait_batch(
+            pid, res_r, float(req["timeout_s"]), float(req["wall_limit_s"]), len(req["inputs"]))
+        elapsed = time.monotonic() - t0
+        _kill_group(pid)
+        _cleanup_descendants(uid)
+        stdout, out_trunc = _read_fd(out_fd, int(req["output_limit_bytes"]))
+        stderr, _ = _read_fd(err_fd, 1 << 16)
+        return {
+            "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+            "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+            "timed_out": timed_out, "time_s": elapsed, "cpu_s": ru.ru_utime + ru.ru_stime,
+            "max_rss_kb": ru.ru_maxrss, "stdout_truncated": out_trunc,
+            "stderr": stderr.decode("utf-8", "replace")[-4000:],
+            "lines": [ln.decode("utf-8", "replace") for ln in lines], "times": times,
+        }
+    finally:
+        for fd in (in_fd, out_fd, err_fd, res_r, res_w):
+            if fd >= 0:
+                os.close(fd)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 def run_request(req: dict, base: str) -> dict:
     """Fork a child for one request, wait with a deadline, collect what it produced."""
+    if req["style"] == "flex_batch":
+        return run_batch_request(req, base)
     uid = req.get("uid")
     workdir = tempfile.mkdtemp(dir=base)
     if uid is not None:
