@@ -51,6 +51,8 @@ class EvalConfig:
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise UserError(f"mode {self.mode!r} is not supported; use one of {', '.join(MODES)}")
+        if self.executor not in ("local", "ray"):
+            raise UserError(f"executor {self.executor!r} is unknown; use 'local' or 'ray'")
         if not self.extract_mode:
             self.extract_mode = self.mode
         if self.extract_mode not in MODES:

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -52,11 +55,18 @@ def run_evaluation(job: Any, config: EvalConfig, quiet: bool = False) -> dict[st
                 "use_raw_output": job.use_raw_output, "config": verdict_config,
                 "window": [job.release, job.start_date, job.end_date, job.platform, job.difficulty]}
     store = ResultsStore(job.out, settings, overwrite=job.overwrite)
-    todo = [(p, s) for p, s in pairs if s.key not in store.done]
+    hashes = {s.key: input_hash(p, s) for p, s in pairs}
+    todo = [(p, s) for p, s in pairs if not store.is_done(s.key, hashes[s.key])]
     try:
         if todo:
-            hide = tuple(str(Path(f).resolve().parent) for f in (job.problems,) if Path(f).exists())
-            _judge(todo, config, store, job.progress and not quiet, hide)
+            hide: tuple[str, ...] = ()
+            if Path(job.problems).exists():  # the file itself, and its folder where that is safe
+                hide = (str(Path(job.problems).resolve()), str(Path(job.problems).resolve().parent))
+            if os.geteuid() != 0 and not quiet:
+                print("microcoder-eval: warning: not running as root, so solutions run as your user and "
+                      "can read your files (the problems file included); run as root for full isolation",
+                      file=sys.stderr)
+            _judge(todo, config, store, job.progress and not quiet, hide, hashes)
     finally:
         store.close()
     wanted = {s.key for _, s in pairs}
@@ -75,8 +85,15 @@ def run_evaluation(job: Any, config: EvalConfig, quiet: bool = False) -> dict[st
     return summary
 
 
+def input_hash(problem: Problem, sample: Sample) -> str:
+    """Identity of what a result judged: the problem's tests and options, and the sample text."""
+    blob = json.dumps([problem.func_name, [t.to_dict() for t in problem.tests], dataclasses.asdict(problem.compare),
+                       problem.time_limit_s, sample.text, sample.is_code], sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:24]
+
+
 def _judge(todo: list[tuple[Problem, Sample]], config: EvalConfig, store: ResultsStore, progress: bool,
-           hide: tuple[str, ...] = ()) -> None:
+           hide: tuple[str, ...] = (), hashes: dict[tuple[str, int], str] | None = None) -> None:
     from tqdm import tqdm
 
     items = []
@@ -89,6 +106,6 @@ def _judge(todo: list[tuple[Problem, Sample]], config: EvalConfig, store: Result
         for pos, res in ev.evaluate_iter(items, extract=False, sample_indices=indices):
             if not todo[pos][1].is_code and res.code is None:
                 res.detail = "no code block found in the completion"
-            store.add(res)
+            store.add(res, (hashes or {}).get(todo[pos][1].key))
             bar.update(1)
     bar.close()

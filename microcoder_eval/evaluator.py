@@ -248,7 +248,9 @@ def safe_hide_paths(paths: Sequence[str]) -> list[str]:
     needed = [os.path.realpath(p) for p in [sys.prefix, sys.base_prefix, *sys.path] if p]
     for p in paths:
         rp = os.path.realpath(p)
-        if os.path.isdir(rp) and rp != "/" and not any(n == rp or n.startswith(rp + os.sep) for n in needed):
+        if os.path.isfile(rp) and not rp.endswith((".py", ".pth", ".so")):
+            keep.append(rp)  # a data file (e.g. the problems file) can always be blanked
+        elif os.path.isdir(rp) and rp != "/" and not any(n == rp or n.startswith(rp + os.sep) for n in needed):
             keep.append(rp)
     return keep
 

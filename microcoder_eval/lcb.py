@@ -121,6 +121,15 @@ def read_records(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     p = Path(path)
     if not p.exists():
         raise UserError(f"problems file {str(p)!r} does not exist; pass an existing .jsonl/.json/.parquet path or an HF dataset name")
+    if not p.is_file():
+        raise UserError(f"problems path {str(p)!r} is not a file; pass a .jsonl/.json/.parquet file")
+    try:
+        yield from _read_records(p)
+    except UnicodeDecodeError as e:
+        raise UserError(f"{p}: not UTF-8 text ({e.reason} at byte {e.start}); convert the file to UTF-8") from e
+
+
+def _read_records(p: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     suffix = p.suffix.lower()
     if suffix == ".parquet":
         import pyarrow.parquet as pq  # datasets depends on pyarrow
@@ -130,7 +139,7 @@ def read_records(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
         return
     if suffix == ".json":
         try:
-            data = json.loads(p.read_text())
+            data = json.loads(p.read_text(encoding="utf-8"))
         except json.JSONDecodeError as e:
             raise UserError(f"{p}: not valid JSON ({e.msg} at line {e.lineno}); fix the file or save it as JSONL") from e
         if isinstance(data, dict):
@@ -138,7 +147,7 @@ def read_records(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
         for i, rec in enumerate(data):
             yield i, rec
         return
-    with p.open() as f:
+    with p.open(encoding="utf-8") as f:
         for lineno, line in enumerate(f, 1):
             if not line.strip():
                 continue

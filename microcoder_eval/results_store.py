@@ -23,6 +23,9 @@ class ResultsStore:
         self.meta_path = self.path.with_name(self.path.name + ".meta.json")
         self.settings = settings
         self.done: dict[tuple[str, int], SampleResult] = {}
+        self.input_hashes: dict[tuple[str, int], str | None] = {}
+        if self.path.is_dir():
+            raise UserError(f"--out {str(self.path)!r} is a directory; give a file path such as {self.path}/results.jsonl")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if overwrite:
             self.path.unlink(missing_ok=True)
@@ -44,18 +47,27 @@ class ResultsStore:
                 if not line.endswith(b"\n"):
                     break  # torn last line from an interrupted run
                 try:
-                    r = SampleResult.from_dict(json.loads(line))
+                    row = json.loads(line)
+                    r = SampleResult.from_dict(row)
                 except (ValueError, KeyError):
                     break
                 if r.status is not Status.INFRA_ERROR:  # infrastructure failures are judged again
                     self.done[(r.question_id, r.sample_index)] = r
+                    self.input_hashes[(r.question_id, r.sample_index)] = row.get("input_hash")
                 good += len(line)
         if good != self.path.stat().st_size:
             with self.path.open("r+b") as f:
                 f.truncate(good)
 
-    def add(self, result: SampleResult) -> None:
-        self._fh.write(json.dumps(result.to_dict()) + "\n")
+    def is_done(self, key: tuple[str, int], input_hash: str) -> bool:
+        """Finished with exactly this problem and completion (a changed input is judged again)."""
+        return key in self.done and self.input_hashes.get(key) == input_hash
+
+    def add(self, result: SampleResult, input_hash: str | None = None) -> None:
+        row = result.to_dict()
+        row["input_hash"] = input_hash
+        self._fh.write(json.dumps(row) + "\n")
+        self.input_hashes[(result.question_id, result.sample_index)] = input_hash
         self._fh.flush()
         os.fsync(self._fh.fileno()) if os.environ.get("MICROCODER_FSYNC") else None
         self.done[(result.question_id, result.sample_index)] = result

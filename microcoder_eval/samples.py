@@ -58,7 +58,12 @@ def load_samples(path: str | Path, use_raw_output: bool = False) -> list[Sample]
     p = Path(path)
     if not p.exists():
         raise UserError(f"samples file {str(p)!r} does not exist")
-    text = p.read_text()
+    if not p.is_file():
+        raise UserError(f"samples path {str(p)!r} is not a file")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise UserError(f"{p}: not UTF-8 text ({e.reason} at byte {e.start}); convert the file to UTF-8") from e
     stripped = text.lstrip()
     records: list[tuple[str, Any]]
     if stripped.startswith("["):

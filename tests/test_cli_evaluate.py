@@ -109,6 +109,11 @@ def test_lcb_generations_file_format(tmp_path):
     (lambda d: ["--mode", "fuzzy"], "mode 'fuzzy'"),
     (lambda d: ["--start-date", "2030-01-01"], "no problems left"),
     (lambda d: ["--ks", "a,b"], "--ks"),
+    (lambda d: ["--problems", _mkdir(d, "adir")], "not a file"),
+    (lambda d: ["--samples", _write_bytes(d, "bad.jsonl", b"\xff\xfe\n")], "not UTF-8"),
+    (lambda d: ["--problems", _write_bytes(d, "bad.jsonl", b"\xff\xfe\n")], "not UTF-8"),
+    (lambda d: ["--out", _mkdir(d, "outdir")], "is a directory"),
+    (lambda d: ["--executor", "spark"], "executor 'spark'"),
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path, setup, needle):
     args = ["evaluate", "--problems", PROBLEMS, "--samples", SAMPLES, "--out", str(tmp_path / "o.jsonl"), "--no-progress"]
@@ -124,6 +129,16 @@ def test_bad_input_is_one_line_exit_2(tmp_path, setup, needle):
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0] and "Traceback" not in proc.stderr, proc.stderr
+
+
+def _mkdir(d, name):
+    (d / name).mkdir(exist_ok=True)
+    return str(d / name)
+
+
+def _write_bytes(d, name, data):
+    (d / name).write_bytes(data)
+    return str(d / name)
 
 
 def _write(d, name, text):
@@ -162,3 +177,41 @@ def test_resume_with_other_worker_count_is_allowed(tmp_path):
     assert _run(tmp_path) == 0
     assert main(["evaluate", "--problems", PROBLEMS, "--samples", SAMPLES, "--out", str(tmp_path / "results.jsonl"),
                  "--no-progress", "--workers", "1"]) == 0
+
+
+def test_resume_rejudges_samples_whose_text_changed(tmp_path):
+    rows = [json.loads(l) for l in open(SAMPLES)][:5]
+    samples = tmp_path / "s.jsonl"
+    samples.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    args = ["evaluate", "--problems", PROBLEMS, "--samples", str(samples), "--out", str(tmp_path / "r.jsonl"),
+            "--no-progress"]
+    assert main(args) == 0
+    first = json.loads((tmp_path / "r.summary.json").read_text())["status_counts"]
+    assert first.get("passed", 0) >= 3
+    for r in rows:
+        r["completion"] = "```python\nprint('garbage')\n```"
+    samples.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert main(args) == 0
+    again = json.loads((tmp_path / "r.summary.json").read_text())
+    assert again["status_counts"] == {"wrong_answer": 5} and again["num_samples"] == 5
+
+
+def test_problems_file_is_blanked_even_when_its_folder_cannot_be_hidden(tmp_path, monkeypatch):
+    import os
+
+    if os.geteuid() != 0:
+        pytest.skip("private mounts need root")
+    rec = json.loads(open(PROBLEMS).readline())
+    probs = tmp_path / "p.jsonl"
+    probs.write_text(json.dumps(rec) + "\n")
+    os.chmod(tmp_path, 0o755)
+    os.chmod(probs, 0o644)
+    leak = ("import json\nrec = json.loads(open(%r).readline())\n"
+            "print(json.loads(rec['public_test_cases'])[0]['output'])" % str(probs))
+    samples = tmp_path / "s.jsonl"
+    samples.write_text(json.dumps({"question_id": rec["question_id"], "code": leak}) + "\n")
+    monkeypatch.syspath_prepend(str(tmp_path))  # the folder is on sys.path: it cannot be hidden
+    assert main(["evaluate", "--problems", str(probs), "--samples", str(samples), "--out", str(tmp_path / "r.jsonl"),
+                 "--no-progress"]) == 0
+    row = json.loads((tmp_path / "r.jsonl").read_text().splitlines()[0])
+    assert row["status"] != "passed", row

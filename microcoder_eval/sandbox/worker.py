@@ -770,6 +770,10 @@ def _private_mounts(hide: list[str]) -> list[str]:
                 os.mkdir(os.path.join(parent, name))
                 _mount(os.path.join(stash, name), os.path.join(parent, name), None, MS_BIND | MS_REC, None)
         notes.append(f"reachable: {parent}/{{{','.join(names)}}}")
+    for path in hide:  # files first: a hidden folder would make the file unreachable anyway
+        if os.path.isfile(path):
+            _mount(os.devnull, path, None, MS_BIND, None)
+            notes.append(f"blanked: {path}")
     for path in hide:
         if os.path.isdir(path):
             _mount("tmpfs", path, "tmpfs", 0, "mode=0755,size=1m")
