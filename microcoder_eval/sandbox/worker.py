@@ -811,6 +811,10 @@ def main() -> None:
         except Exception:  # noqa: BLE001 - optional modules
             pass
     _become_subreaper()
+    import gc
+
+    gc.collect()
+    gc.freeze()  # preloaded objects leave GC's view: forked children do not copy-on-write them
     hello = recv(proto_in)
     iso = _isolate(hello.get("isolate_network", True), hello.get("private_mounts", True), hello.get("hide_paths", []))
     base = tempfile.mkdtemp(prefix="mc-sbx-")
