@@ -5,10 +5,37 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from microcoder_eval.errors import UserError
 from microcoder_eval.verdict import SampleResult, Status
+
+
+T = TypeVar("T")
+
+
+def read_appended_jsonl(path: Path, parse: Callable[[bytes, int], T]) -> list[T]:
+    """Records of an append-only JSONL file written by an interrupted-or-finished run.
+
+    ``parse(line, lineno)`` turns one complete line into a record; ``ValueError``/``KeyError``/
+    ``TypeError`` from it end the good prefix (any other exception propagates). The file is cut
+    back to that prefix, so a torn last line never precedes new appends.
+    """
+    out: list[T] = []
+    good = 0
+    with path.open("rb") as f:
+        for lineno, line in enumerate(f, 1):
+            if not line.endswith(b"\n"):
+                break  # torn last line from an interrupted run
+            try:
+                out.append(parse(line, lineno))
+            except (ValueError, KeyError, TypeError):
+                break
+            good += len(line)
+    if good != path.stat().st_size:
+        with path.open("r+b") as f:
+            f.truncate(good)
+    return out
 
 
 def fingerprint(settings: dict[str, Any]) -> str:
@@ -41,23 +68,14 @@ class ResultsStore:
         self._fh = self.path.open("a")
 
     def _load(self) -> None:
-        good = 0
-        with self.path.open("rb") as f:
-            for line in f:
-                if not line.endswith(b"\n"):
-                    break  # torn last line from an interrupted run
-                try:
-                    row = json.loads(line)
-                    r = SampleResult.from_dict(row)
-                except (ValueError, KeyError):
-                    break
-                if r.status is not Status.INFRA_ERROR:  # infrastructure failures are judged again
-                    self.done[(r.question_id, r.sample_index)] = r
-                    self.input_hashes[(r.question_id, r.sample_index)] = row.get("input_hash")
-                good += len(line)
-        if good != self.path.stat().st_size:
-            with self.path.open("r+b") as f:
-                f.truncate(good)
+        def parse(line: bytes, lineno: int) -> tuple[SampleResult, str | None]:
+            row = json.loads(line)
+            return SampleResult.from_dict(row), row.get("input_hash")
+
+        for r, digest in read_appended_jsonl(self.path, parse):
+            if r.status is not Status.INFRA_ERROR:  # infrastructure failures are judged again
+                self.done[(r.question_id, r.sample_index)] = r
+                self.input_hashes[(r.question_id, r.sample_index)] = digest
 
     def is_done(self, key: tuple[str, int], input_hash: str) -> bool:
         """Finished with exactly this problem and completion (a changed input is judged again)."""
@@ -69,7 +87,8 @@ class ResultsStore:
         self._fh.write(json.dumps(row) + "\n")
         self.input_hashes[(result.question_id, result.sample_index)] = input_hash
         self._fh.flush()
-        os.fsync(self._fh.fileno()) if os.environ.get("MICROCODER_FSYNC") else None
+        if os.environ.get("MICROCODER_FSYNC"):
+            os.fsync(self._fh.fileno())
         self.done[(result.question_id, result.sample_index)] = result
 
     def close(self) -> None:

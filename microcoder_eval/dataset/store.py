@@ -11,6 +11,7 @@ from typing import Any, Iterator
 
 from microcoder_eval.lcb import problem_from_lcb_record
 from microcoder_eval.problem import Problem
+from microcoder_eval.results_store import read_appended_jsonl
 from microcoder_eval.verdict import SampleResult, Status
 
 EXAMPLES_PER_REASON = 5
@@ -131,20 +132,11 @@ class RunCache:
         self._fh = path.open("a")
 
     def _load(self) -> None:
-        good = 0
-        with self.path.open("rb") as f:
-            for line in f:
-                if not line.endswith(b"\n"):
-                    break  # torn last line of an interrupted run
-                try:
-                    d = json.loads(line)
-                    self.results[d["k"]] = SampleResult.from_dict(d["r"])
-                except (ValueError, KeyError):
-                    break
-                good += len(line)
-        if good != self.path.stat().st_size:
-            with self.path.open("r+b") as f:
-                f.truncate(good)
+        def parse(line: bytes, lineno: int) -> tuple[str, SampleResult]:
+            d = json.loads(line)
+            return d["k"], SampleResult.from_dict(d["r"])
+
+        self.results.update(read_appended_jsonl(self.path, parse))
 
     def get(self, key: str) -> SampleResult | None:
         return self.results.get(key)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from microcoder_eval.errors import UserError
-from microcoder_eval.results_store import fingerprint
+from microcoder_eval.results_store import fingerprint, read_appended_jsonl
 
 REQUIRED = ("question_id", "sample_index", "completion", "finish_reason", "model")
 
@@ -52,22 +52,15 @@ class CompletionStore:
             raise UserError(f"{self.meta_path}: not valid JSON ({e.msg}); delete it and pass --overwrite") from e
 
     def _load(self) -> None:
-        good = 0
-        with self.path.open("rb") as f:
-            for lineno, line in enumerate(f, 1):
-                if not line.endswith(b"\n"):
-                    break  # torn last line from an interrupted run: rewritten below
-                try:
-                    rec = json.loads(line)
-                    key = (str(rec["question_id"]), int(rec["sample_index"]))
-                except (ValueError, KeyError, TypeError) as e:
-                    raise UserError(f"{self.path}:{lineno}: not a completion record ({e}); fix or delete "
-                                    "that line, or pass --overwrite") from e
-                self.done.add(key)
-                good += len(line)
-        if good != self.path.stat().st_size:
-            with self.path.open("r+b") as f:
-                f.truncate(good)
+        def parse(line: bytes, lineno: int) -> tuple[str, int]:
+            try:
+                rec = json.loads(line)
+                return (str(rec["question_id"]), int(rec["sample_index"]))
+            except (ValueError, KeyError, TypeError) as e:  # a bad complete line is an error, not a tail
+                raise UserError(f"{self.path}:{lineno}: not a completion record ({e}); fix or delete "
+                                "that line, or pass --overwrite") from e
+
+        self.done.update(read_appended_jsonl(self.path, parse))
 
     def add(self, record: dict[str, Any]) -> None:
         """Append one record and flush it (set MICROCODER_FSYNC=1 to fsync every line)."""
