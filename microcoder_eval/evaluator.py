@@ -58,12 +58,7 @@ class Evaluator:
                  sample_indices: Sequence[int] | None = None,
                  on_result: Callable[[int, SampleResult], None] | None = None) -> list[SampleResult]:
         """Judge every item; results come back in input order."""
-        out: list[SampleResult | None] = [None] * len(items)
-        for i, res in self.evaluate_iter(items, extract, sample_indices):
-            out[i] = res
-            if on_result:
-                on_result(i, res)
-        return [r for r in out if r is not None]
+        return in_input_order(self.evaluate_iter(items, extract, sample_indices), len(items), on_result)
 
     def evaluate_iter(self, items: Sequence[Item], extract: bool = False,
                       sample_indices: Sequence[int] | None = None) -> Iterator[tuple[int, SampleResult]]:
@@ -237,6 +232,20 @@ class Evaluator:
         with self.pool.worker() as worker:
             reply = self._call(worker, req)
         return judge_lcb(tests, reply, problem.is_functional)
+
+
+def in_input_order(stream: Iterable[tuple[int, SampleResult]], n: int,
+                   on_result: Callable[[int, SampleResult], None] | None = None) -> list[SampleResult]:
+    """Collect ``(position, result)`` pairs arriving in any order into a list in input order."""
+    out: list[SampleResult | None] = [None] * n
+    for i, res in stream:
+        out[i] = res
+        if on_result:
+            on_result(i, res)
+    missing = [i for i, r in enumerate(out) if r is None]
+    if missing:  # pragma: no cover - every executor yields each position exactly once
+        raise InfraError(f"executor lost {len(missing)} results (first position {missing[0]})")
+    return out  # type: ignore[return-value]
 
 
 def safe_hide_paths(paths: Sequence[str]) -> list[str]:

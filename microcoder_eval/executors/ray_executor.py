@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from microcoder_eval.config import EvalConfig
 from microcoder_eval.errors import InfraError, UserError
-from microcoder_eval.evaluator import Item
+from microcoder_eval.evaluator import Item, in_input_order
 from microcoder_eval.executors.ray_actor import EvalActor
 from microcoder_eval.executors.ray_options import RayExecutorOptions
 from microcoder_eval.extraction import extract_code
@@ -296,15 +296,7 @@ class RayExecutor:
                  sample_indices: Sequence[int] | None = None,
                  on_result: Callable[[int, SampleResult], None] | None = None) -> list[SampleResult]:
         """Judge every item on the cluster; results come back in input order."""
-        out: list[SampleResult | None] = [None] * len(items)
-        for i, res in self.evaluate_iter(items, extract, sample_indices):
-            out[i] = res
-            if on_result:
-                on_result(i, res)
-        missing = [i for i, r in enumerate(out) if r is None]
-        if missing:  # pragma: no cover - evaluate_iter yields every position exactly once
-            raise InfraError(f"ray executor lost {len(missing)} results (first position {missing[0]})")
-        return out  # type: ignore[return-value]
+        return in_input_order(self.evaluate_iter(items, extract, sample_indices), len(items), on_result)
 
     def evaluate_code(self, problem: Problem, code: str | None, sample_index: int = 0) -> SampleResult:
         """Judge one already-extracted program."""
