@@ -1,6 +1,7 @@
 """Evaluate (problem, code) pairs in parallel on warm sandbox workers; judge in this process."""
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -223,15 +224,20 @@ class Evaluator:
         req = self._request(problem, code, "lcb")
         timeout = req["timeout_s"]
         # LiveCodeBench sets no memory limit; we cap at physical RAM only, to protect the machine
-        import psutil
-
-        req["memory_mb"] = max(self.config.memory_mb, psutil.virtual_memory().total // (1024 * 1024))
+        req["memory_mb"] = max(self.config.memory_mb, _physical_memory_mb())
         # LiveCodeBench's global budget for a sample: (timeout + 1) * n_tests + 5 seconds
         req.update(inputs=[t.input for t in tests], wall_limit_s=(timeout + 1) * len(tests) + 5,
                    cpu_limit_s=(timeout + 1) * len(tests) + 5)
         with self.pool.worker() as worker:
             reply = self._call(worker, req)
         return judge_lcb(tests, reply, problem.is_functional)
+
+
+@functools.lru_cache(maxsize=1)
+def _physical_memory_mb() -> int:
+    import psutil
+
+    return psutil.virtual_memory().total // (1024 * 1024)
 
 
 def in_input_order(stream: Iterable[tuple[int, SampleResult]], n: int,

@@ -92,6 +92,7 @@ class EvaluatorReward:
 
     def __init__(self, config: RewardConfig | None = None, executor: Any = None) -> None:
         self.config = config or RewardConfig()
+        self.eval_config = self.config.eval_config()
         self.__name__ = f"microcoder_{self.config.policy}"
         self._executor = executor
         self._own_executor = executor is None
@@ -105,7 +106,7 @@ class EvaluatorReward:
     @property
     def executor(self) -> Any:
         if self._executor is None:
-            self._executor = make_executor(self.config.eval_config())
+            self._executor = make_executor(self.eval_config)
             atexit.register(self.close)
         return self._executor
 
@@ -157,15 +158,19 @@ class EvaluatorReward:
 
     def evaluate(self, problems: Sequence[Problem], texts: Sequence[str]) -> list[SampleResult | None]:
         """Judge a whole batch at once through the executor; identical (problem, code) run once."""
-        codes = [extract_code(t, self.config.eval_config().extract_mode) for t in texts]
+        mode = self.eval_config.extract_mode
+        codes = [extract_code(t, mode) for t in texts]
         results: list[SampleResult | None] = [None] * len(texts)
         todo: dict[tuple[str, str], list[int]] = {}
+        problem_keys: dict[int, str] = {}  # a GRPO group repeats one problem object
         for i, (p, code) in enumerate(zip(problems, codes)):
             if code is None:
                 results[i] = SampleResult(p.question_id, i, Status.NO_CODE, [], len(p.tests), None,
                                           "no code block found in the completion")
                 continue
-            key = (_problem_key(p), code)
+            if id(p) not in problem_keys:
+                problem_keys[id(p)] = _problem_key(p)
+            key = (problem_keys[id(p)], code)
             with self._lock:
                 hit = self._cache.get(key) if self.config.cache_size else None
             if hit is not None:
