@@ -581,48 +581,43 @@ def _wait_batch(pid: int, res_r: int, per_test: float, total: float, n: int) -> 
     times: list[float] = []
     buf = b""
     start = last = time.monotonic()
+
+    def take(chunk: bytes) -> None:
+        nonlocal buf, last
+        buf += chunk
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            t = time.monotonic()
+            lines.append(line)
+            times.append(t - last)
+            last = t
+
     pfd = os.pidfd_open(pid)
     timed_out = False
     try:
         while True:
-            now = time.monotonic()
-            left = min(last + per_test, start + total) - now
+            left = min(last + per_test, start + total) - time.monotonic()
             if left <= 0:
                 timed_out = True
                 break
             ready, _, _ = select.select([res_r, pfd], [], [], left)
             if res_r in ready:
                 chunk = os.read(res_r, 1 << 20)
-                if chunk:
-                    buf += chunk
-                    while b"\n" in buf:
-                        line, buf = buf.split(b"\n", 1)
-                        t = time.monotonic()
-                        lines.append(line)
-                        times.append(t - last)
-                        last = t
-                    continue
-            if pfd in ready and res_r not in ready:
+                if not chunk:
+                    break  # writer closed: the child is exiting
+                take(chunk)
+            elif pfd in ready:
                 break
-            if res_r in ready and not chunk:
-                break  # writer closed: the child is exiting
     finally:
         os.close(pfd)
     if timed_out:
         _kill_group(pid)
     _, status, ru = os.wait4(pid, 0)
-    while True:  # drain what was written before exit
-        ready, _, _ = select.select([res_r], [], [], 0)
-        if not ready:
-            break
+    while select.select([res_r], [], [], 0)[0]:  # drain what was written before exit
         chunk = os.read(res_r, 1 << 20)
         if not chunk:
             break
-        buf += chunk
-        while b"\n" in buf:
-            line, buf = buf.split(b"\n", 1)
-            lines.append(line)
-            times.append(time.monotonic() - last)
+        take(chunk)
     return status, ru, timed_out, lines[:n], times[:n]
 
 
