@@ -161,6 +161,11 @@ class Evaluator:
             results.extend(fut.result())
         return results
 
+    def _budget_exhausted(self, indices: range) -> list[TestResult]:
+        """Verdicts for tests the sample's time budget left no time for (the first, or all)."""
+        out = [TestResult(i, Status.TIME_LIMIT, None, "sample time budget exhausted") for i in indices]
+        return out if self.config.all_tests else out[:1]
+
     def _run_functional_batch(self, problem: Problem, code: str, lo: int, hi: int) -> list[TestResult]:
         """Functional tests ``lo..hi`` in as few processes as possible (a new one after a death)."""
         cfg = self.config
@@ -176,10 +181,7 @@ class Evaluator:
                 if deadline is not None:
                     total = min(total, deadline - time.monotonic())
                     if total <= 0.01:
-                        for i in range(start, hi):
-                            results.append(TestResult(i, Status.TIME_LIMIT, None, "sample time budget exhausted"))
-                            if not cfg.all_tests:
-                                break
+                        results.extend(self._budget_exhausted(range(start, hi)))
                         break
                 req.update(inputs=[t.input for t in chunk], wall_limit_s=total, cpu_limit_s=total + 1)
                 reply = self._call(worker, req)
@@ -207,10 +209,8 @@ class Evaluator:
                 if deadline is not None:
                     left = deadline - time.monotonic()
                     if left <= 0.01:
-                        results.append(TestResult(i, Status.TIME_LIMIT, None, "sample time budget exhausted"))
-                        if not self.config.all_tests:
-                            break
-                        continue
+                        results.extend(self._budget_exhausted(range(i, hi)))
+                        break
                     req["wall_limit_s"] = min(req["wall_limit_s"], left)
                 reply = self._call(worker, req)
                 res = judge_flex(i, test, reply, problem.is_functional, problem.compare, self.config.memory_mb)
