@@ -49,11 +49,12 @@ def add_dataclass_args(parser: argparse.ArgumentParser, cls: type, skip: tuple[s
         flag = "--" + f.name.replace("_", "-")
         default = f.default if f.default is not MISSING else None
         helptext = f.metadata.get("help", "")
-        if f.type in (bool, "bool"):
+        typ = str(getattr(f.type, "__name__", f.type))
+        if typ == "bool":
             parser.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=default, help=helptext)
-        else:
-            typ = {"int": int, "float": float}.get(str(f.type), str)
-            parser.add_argument(flag, dest=f.name, type=typ, default=default, help=f"{helptext} (default: {default})")
+        else:  # "int | None" converts as int, "float | None" as float
+            conv = int if typ.startswith("int") else float if typ.startswith("float") else str
+            parser.add_argument(flag, dest=f.name, type=conv, default=default, help=f"{helptext} (default: {default})")
 
 
 def dataclass_from_args(cls: type, args: argparse.Namespace) -> Any:

@@ -3,34 +3,24 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import MISSING, fields
+from dataclasses import fields
 from typing import Any
 
 from microcoder_eval.dataset.config import BuildDatasetConfig
+from microcoder_eval.evaluate_cli import add_dataclass_args
 
 _LISTS = {"decontaminate_against"}
 
 
 def add_config_args(p: argparse.ArgumentParser) -> None:
-    for f in fields(BuildDatasetConfig):
-        helptext = f.metadata.get("help", "")
-        if f.name == "inputs":
-            p.add_argument("inputs", nargs="+", metavar="INPUT", help=helptext)
-            continue
-        flag = "--" + f.name.replace("_", "-")
-        if f.name == "out_dir":
-            p.add_argument("--out-dir", "--out", dest="out_dir", required=True, metavar="DIR", help=helptext)
-            continue
-        default = f.default if f.default is not MISSING else None
-        typ = str(f.type)
-        if f.name in _LISTS:
-            p.add_argument(flag, dest=f.name, action="append", default=None, metavar="PATH",
-                           help=f"{helptext} Repeat the flag for several files.")
-        elif typ == "bool":
-            p.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=default, help=helptext)
-        else:
-            conv = int if typ.startswith("int") else float if typ.startswith("float") else str
-            p.add_argument(flag, dest=f.name, type=conv, default=default, help=f"{helptext} (default: {default})")
+    """``BuildDatasetConfig`` fields as flags; inputs, --out-dir and list fields need their own form."""
+    helps = {f.name: f.metadata.get("help", "") for f in fields(BuildDatasetConfig)}
+    p.add_argument("inputs", nargs="+", metavar="INPUT", help=helps["inputs"])
+    p.add_argument("--out-dir", "--out", dest="out_dir", required=True, metavar="DIR", help=helps["out_dir"])
+    for name in sorted(_LISTS):
+        p.add_argument("--" + name.replace("_", "-"), dest=name, action="append", default=None, metavar="PATH",
+                       help=f"{helps[name]} Repeat the flag for several files.")
+    add_dataclass_args(p, BuildDatasetConfig, skip=("inputs", "out_dir", *_LISTS))
 
 
 def register(subparsers: Any) -> None:
