@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from microcoder_eval.intdigits import unlimited_int_digits
 from microcoder_eval.problem import CompareOptions
 
 _INT_RE = re.compile(r"[+-]?\d+\Z")
@@ -161,34 +162,22 @@ MAX_INT_DIGITS = 200_000
 
 def _big_int(text: str) -> int:
     """int() without the 4300-digit guard (inputs here are bounded by MAX_INT_DIGITS)."""
-    import sys
-
     try:
         return int(text)
     except ValueError:
-        old = sys.get_int_max_str_digits()
-        sys.set_int_max_str_digits(0)
-        try:
+        with unlimited_int_digits():
             return int(text)
-        finally:
-            sys.set_int_max_str_digits(old)
 
 
 def load_expected(text: str) -> Any:
     """json.loads for trusted expected outputs, big integers included."""
-    import sys
-
     try:
         return json.loads(text)
     except ValueError as e:
         if "digits" not in str(e):
             raise
-        old = sys.get_int_max_str_digits()
-        sys.set_int_max_str_digits(0)
-        try:
+        with unlimited_int_digits():
             return json.loads(text)
-        finally:
-            sys.set_int_max_str_digits(old)
 
 
 def decode_value(v: Any) -> Any:

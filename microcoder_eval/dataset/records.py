@@ -75,7 +75,7 @@ def _jsonl(p: Path) -> Iterator[tuple[str, Any]]:
             except (json.JSONDecodeError, UnicodeDecodeError) as e:
                 yield f"line {lineno}", Malformed("malformed_json", str(e)[:120])
             except ValueError as e:  # e.g. an integer beyond Python's digit limit
-                from microcoder_eval.dataset.readers.common import unlimited_int_digits
+                from microcoder_eval.intdigits import unlimited_int_digits
 
                 try:
                     with unlimited_int_digits():
@@ -85,7 +85,7 @@ def _jsonl(p: Path) -> Iterator[tuple[str, Any]]:
 
 
 def _json(p: Path) -> Iterator[tuple[str, Any]]:
-    from microcoder_eval.dataset.readers.common import unlimited_int_digits
+    from microcoder_eval.intdigits import unlimited_int_digits
 
     try:
         with unlimited_int_digits():

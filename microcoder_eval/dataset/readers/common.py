@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import ast
 import json
-import sys
-from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from microcoder_eval.dataset.records import SkipRecord
 from microcoder_eval.dataset.text import func_name_from_code
+from microcoder_eval.intdigits import unlimited_int_digits  # noqa: F401  (re-exported to the readers)
 from microcoder_eval.problem import Problem, TestCase, TestType
 
 # extra["..."] keys the pipeline uses
@@ -16,17 +15,6 @@ SOLUTIONS = "solutions"  # list[str]: candidate reference programs, tried in ord
 WRAPPED = "wrapped_outputs"  # list[str]: alternative expected outputs (APPS 1-element-list wrapping)
 ORIGIN = "origin"  # {"file", "where", "format"}
 FIELDS = "fields"  # small scalar columns of the source record (e.g. a pass-rate column)
-
-
-@contextmanager
-def unlimited_int_digits() -> Iterator[None]:
-    """Lift Python's 4300-digit int<->str guard (real TACO outputs hold 9,000-digit integers)."""
-    old = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
-    try:
-        yield
-    finally:
-        sys.set_int_max_str_digits(old)
 
 
 def loads_lenient(value: Any, what: str) -> Any:
