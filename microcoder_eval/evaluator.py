@@ -1,8 +1,8 @@
 """Evaluate (problem, code) pairs in parallel on warm sandbox workers; judge in this process."""
 from __future__ import annotations
 
-import functools
 import threading
+import uuid
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -26,7 +26,7 @@ class Evaluator:
         outputs) that solutions see as empty, where the OS allows private mounts (root)."""
         self.config = config or EvalConfig()
         self.pool = SandboxPool(self.config.workers, self.config.sandbox_uid_base, self.config.isolate_network,
-                                safe_hide_paths(hide_paths))
+                                safe_hide_paths(hide_paths), self.config.memory_mb, self.config.max_processes)
         self._threads = ThreadPoolExecutor(max_workers=self.config.workers, thread_name_prefix="mc-eval")
         # --all-tests: one sample's tests are spread over idle workers (chunks borrow workers
         # from the same pool; the sample's own thread holds none while it waits, so no deadlock)
@@ -90,6 +90,16 @@ class Evaluator:
     # -------------------------------------------------------------- internals
     def _one(self, pos: int, problem: Problem, text: str | None, extract: bool,
              sample_index: int) -> tuple[int, SampleResult]:
+        """Judge one sample; whatever goes wrong while judging it becomes its own verdict."""
+        try:
+            return self._judge_one(pos, problem, text, extract, sample_index)
+        except Exception as e:  # noqa: BLE001 - one sample must never cost the run or the batch
+            res = SampleResult(problem.question_id, sample_index, Status.INFRA_ERROR, [], len(problem.tests), None)
+            res.detail = f"judging failed: {type(e).__name__}: {e}"[:500]
+            return pos, res
+
+    def _judge_one(self, pos: int, problem: Problem, text: str | None, extract: bool,
+                   sample_index: int) -> tuple[int, SampleResult]:
         code = extract_code(text, self.config.extract_mode) if extract else text
         tests = problem.tests
         base = SampleResult(problem.question_id, sample_index, Status.NO_CODE, [], len(tests), code)
@@ -127,7 +137,8 @@ class Evaluator:
         cfg = self.config
         timeout = problem.time_limit_s or cfg.timeout_s
         return {
-            "op": "run", "style": style, "code": code,
+            # a new token per sample: the sandbox gives each sample fresh scratch space
+            "op": "run", "style": style, "code": code, "sample": uuid.uuid4().hex,
             "mode": "functional" if problem.is_functional else "stdin",
             "func_name": problem.func_name, "timeout_s": timeout,
             "wall_limit_s": timeout, "cpu_limit_s": timeout + 1,
@@ -223,21 +234,12 @@ class Evaluator:
         tests = problem.tests
         req = self._request(problem, code, "lcb")
         timeout = req["timeout_s"]
-        # LiveCodeBench sets no memory limit; we cap at physical RAM only, to protect the machine
-        req["memory_mb"] = max(self.config.memory_mb, _physical_memory_mb())
         # LiveCodeBench's global budget for a sample: (timeout + 1) * n_tests + 5 seconds
         req.update(inputs=[t.input for t in tests], wall_limit_s=(timeout + 1) * len(tests) + 5,
                    cpu_limit_s=(timeout + 1) * len(tests) + 5)
         with self.pool.worker() as worker:
             reply = self._call(worker, req)
         return judge_lcb(tests, reply, problem.is_functional)
-
-
-@functools.lru_cache(maxsize=1)
-def _physical_memory_mb() -> int:
-    import psutil
-
-    return psutil.virtual_memory().total // (1024 * 1024)
 
 
 def in_input_order(stream: Iterable[tuple[int, SampleResult]], n: int,

@@ -15,6 +15,27 @@ EXIT_MEMORY = 201
 EXIT_BAD_FUNC = 202
 
 
+def parse_record(line: str) -> dict[str, Any] | None:
+    """One result line from the sandbox (hostile input): a JSON object, or None."""
+    try:
+        rec = json.loads(line)
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return rec if isinstance(rec, dict) else None
+
+
+def decode_returned(rec: dict[str, Any]) -> tuple[Any, str | None]:
+    """The decoded ``value`` of a result record, or an error text (never raises)."""
+    if "value" not in rec:
+        return None, "result record without a value"
+    try:
+        return decode_value(rec["value"]), None
+    except (RecursionError, MemoryError):
+        return None, "return value nested too deeply"
+    except Exception as e:  # noqa: BLE001 - malformed tags from the sandbox
+        return None, f"unreadable return value: {type(e).__name__}"
+
+
 def _last_line(text: str) -> str:
     lines = [ln for ln in text.strip().splitlines() if ln.strip()]
     return lines[-1][:300] if lines else ""
@@ -34,6 +55,11 @@ def judge_flex(index: int, test: TestCase, reply: dict[str, Any], functional: bo
     stderr = reply.get("stderr", "")
     if reply.get("timed_out") or sig == signal.SIGXCPU:
         return TestResult(index, Status.TIME_LIMIT, None, "time limit exceeded", t, rss)
+    if reply.get("oom_killed"):
+        return TestResult(index, Status.MEMORY_LIMIT, None,
+                          f"memory limit ({memory_mb} MiB, all processes together) exceeded", t, rss)
+    if reply.get("result_overflow"):
+        return TestResult(index, Status.RUNTIME_ERROR, None, "output limit exceeded (result channel)", t, rss)
     if code == EXIT_MEMORY or (code != 0 and "MemoryError" in stderr):
         return TestResult(index, Status.MEMORY_LIMIT, None, f"memory limit ({memory_mb} MiB) exceeded", t, rss)
     if sig == signal.SIGXFSZ or reply.get("stdout_truncated") or (code != 0 and "[Errno 27]" in stderr):
@@ -52,10 +78,12 @@ def judge_flex(index: int, test: TestCase, reply: dict[str, Any], functional: bo
         raw = reply.get("result", "").strip()
         if not raw:
             return TestResult(index, Status.RUNTIME_ERROR, None, "no return value was produced", t, rss)
-        try:
-            value = decode_value(json.loads(raw.splitlines()[-1])["value"])
-        except (ValueError, KeyError, TypeError) as e:
-            return TestResult(index, Status.RUNTIME_ERROR, None, f"unreadable return value: {e}", t, rss)
+        rec = parse_record(raw.rsplit("\n", 1)[-1])
+        if rec is None:
+            return TestResult(index, Status.RUNTIME_ERROR, None, "unreadable return value", t, rss)
+        value, err = decode_returned(rec)
+        if err:
+            return TestResult(index, Status.RUNTIME_ERROR, None, err, t, rss)
         return _from_comparison(index, compare_value(value, test.output, opts), reply)
     return _from_comparison(index, compare_stdout(reply.get("stdout", ""), test.output, opts), reply)
 
@@ -63,19 +91,20 @@ def judge_flex(index: int, test: TestCase, reply: dict[str, Any], functional: bo
 def judge_lcb(tests: list[TestCase], reply: dict[str, Any], functional: bool) -> list[TestResult]:
     """Verdicts of one LiveCodeBench-style run of all tests (stops at the first failure)."""
     results: list[TestResult] = []
-    lines = [ln for ln in reply.get("result", "").splitlines() if ln.strip()]
+    lines = [ln for ln in reply.get("result", "").split("\n")[: len(tests) + 1] if ln.strip()]
     t = reply.get("time_s", 0.0)
     for i, test in enumerate(tests):
         if i >= len(lines):
-            if reply.get("timed_out"):
+            if reply.get("oom_killed"):
+                results.append(TestResult(i, Status.MEMORY_LIMIT, None, "memory limit exceeded", t))
+            elif reply.get("timed_out"):
                 results.append(TestResult(i, Status.TIME_LIMIT, None, "global timeout (-1)", t))
             else:
                 results.append(TestResult(i, Status.RUNTIME_ERROR, None,
                                           f"runner died (exit {reply.get('exit')}, signal {reply.get('signal')})", t))
             break
-        try:
-            rec = json.loads(lines[i])
-        except ValueError:
+        rec = parse_record(lines[i])
+        if rec is None:
             results.append(TestResult(i, Status.RUNTIME_ERROR, None, "unreadable runner output", t))
             break
         if "error" in rec:
@@ -83,9 +112,17 @@ def judge_lcb(tests: list[TestCase], reply: dict[str, Any], functional: bool) ->
             results.append(TestResult(i, status, None, str(rec["error"])[:300], t))
             break
         if functional:
-            cmp = compare_value_lcb(decode_value(rec.get("value")), test.output)
+            value, err = decode_returned(rec)
+            if err:
+                results.append(TestResult(i, Status.RUNTIME_ERROR, None, err, t))
+                break
+            cmp = compare_value_lcb(value, test.output)
         else:
-            cmp = compare_stdout_lcb(rec.get("stdout", ""), test.output)
+            out = rec.get("stdout", "")
+            if not isinstance(out, str):
+                results.append(TestResult(i, Status.RUNTIME_ERROR, None, "unreadable runner output", t))
+                break
+            cmp = compare_stdout_lcb(out, test.output)
         results.append(_from_comparison(i, cmp, reply))
         if not cmp.ok:
             break
@@ -104,9 +141,8 @@ def judge_functional_batch(start: int, tests: list[TestCase], reply: dict[str, A
     for k, line in enumerate(reply.get("lines", [])):
         i = start + k
         t = times[k] if k < len(times) else 0.0
-        try:
-            rec = json.loads(line)
-        except ValueError:
+        rec = parse_record(line)
+        if rec is None:
             results.append(TestResult(i, Status.RUNTIME_ERROR, None, "unreadable result line", t, rss))
             continue
         if rec.get("memory"):
@@ -114,10 +150,9 @@ def judge_functional_batch(start: int, tests: list[TestCase], reply: dict[str, A
         elif "error" in rec:
             results.append(TestResult(i, Status.RUNTIME_ERROR, None, str(rec["error"])[:300], t, rss))
         else:
-            try:
-                value = decode_value(rec["value"])
-            except (KeyError, TypeError, ValueError) as e:
-                results.append(TestResult(i, Status.RUNTIME_ERROR, None, f"unreadable return value: {e}", t, rss))
+            value, err = decode_returned(rec)
+            if err:
+                results.append(TestResult(i, Status.RUNTIME_ERROR, None, err, t, rss))
                 continue
             cmp = compare_value(value, tests[k].output, opts)
             results.append(TestResult(i, Status.PASSED if cmp.ok else Status.WRONG_ANSWER, cmp.rule, cmp.reason, t, rss))

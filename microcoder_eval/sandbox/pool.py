@@ -1,4 +1,5 @@
-"""Parent side of the sandbox: long-lived worker processes and a pool that lends them out."""
+"""Parent side of the sandbox: long-lived workers (each a manager + zygote inside bubblewrap)
+and a pool that lends them out. Everything a worker sends back is treated as hostile input."""
 from __future__ import annotations
 
 import json
@@ -8,60 +9,109 @@ import select
 import signal
 import struct
 import subprocess
-import sys
 import threading
 import time
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from microcoder_eval.errors import InfraError
+from microcoder_eval.sandbox import cgroups, launch
+from microcoder_eval.sandbox.protocol import FrameError, encode_frame
 
-WORKER_SCRIPT = str(Path(__file__).with_name("worker.py"))
-_ENV_KEEP = ("PATH", "LANG", "LC_ALL", "HOME", "TMPDIR", "VIRTUAL_ENV", "SYSTEMROOT")
+MAX_REPLY_HEADER = 16 << 20
 
 
-def _worker_env() -> dict[str, str]:
-    env = {k: os.environ[k] for k in _ENV_KEEP if k in os.environ}
-    # single-threaded numeric libraries: forking after BLAS threads start is unsafe
-    env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
-               PYTHONDONTWRITEBYTECODE="1", PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8")
-    return env
+class _Spawner:
+    """One long-lived thread starts every worker: bubblewrap's --die-with-parent follows the
+    *thread* that forked it, so a worker started from a short-lived thread would die with it."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def run(self, fn: Callable[[], Any]) -> Any:
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._loop, name="mc-sandbox-spawner", daemon=True)
+                self._thread.start()
+        done: queue.SimpleQueue = queue.SimpleQueue()
+        self._jobs.put((fn, done))
+        ok, value = done.get()
+        if not ok:
+            raise value
+        return value
+
+    def _loop(self) -> None:
+        while True:
+            fn, done = self._jobs.get()
+            try:
+                done.put((True, fn()))
+            except BaseException as e:  # noqa: BLE001 - handed back to the caller
+                done.put((False, e))
+
+
+SPAWNER = _Spawner()
 
 
 class SandboxWorker:
-    """One ``worker.py`` process; ``run`` sends a request and waits (with a deadline) for the reply."""
+    """One sandbox (manager + zygote); ``run`` sends a request and waits with a deadline."""
 
     def __init__(self, index: int, uid: int | None, isolate_network: bool = True,
-                 hide_paths: list[str] | None = None) -> None:
+                 hide_paths: list[str] | None = None, memory_mb: int = 0, max_processes: int = 64,
+                 lock_fd: int | None = None, use_bwrap: bool = True) -> None:
         self.index = index
-        self.hide_paths = list(hide_paths or [])
-        self.mount_notes: list[str] = []
         self.uid = uid
+        self.hide_paths = list(hide_paths or [])
         self.isolate_network = isolate_network
+        self.memory_mb = memory_mb
+        self.max_processes = max_processes
+        self.lock_fd = lock_fd
+        self.use_bwrap = use_bwrap
         self.proc: subprocess.Popen[bytes] | None = None
+        self.cgroup: cgroups.WorkerCgroup | None = None
+        self.isolation: dict[str, Any] = {}
         self.network_isolated = False
         self.restarts = 0
 
+    # ------------------------------------------------------------ lifecycle
     def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-I", WORKER_SCRIPT],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=_worker_env(), start_new_session=True, close_fds=True,
-        )
-        self._send({"op": "hello", "isolate_network": self.isolate_network,
-                    "private_mounts": self.uid is not None, "hide_paths": self.hide_paths})
-        hello = self._recv(deadline=time.monotonic() + 60)
-        self.network_isolated = bool(hello.get("network_isolated"))
-        self.mount_notes = list(hello.get("mounts", []))
+        root = os.geteuid() == 0
+        if root and self.cgroup is None:
+            self.cgroup = cgroups.create(f"microcoder-{self.uid}-{os.getpid()}-{self.index}",
+                                         self.memory_mb, self.max_processes)
+        p = launch.plan(root, self.cgroup.dirs if self.cgroup else [], self.hide_paths, self.use_bwrap)
+        argv = p.argv
+        if not self.isolate_network and p.mode.startswith("bwrap"):
+            argv = [a for a in argv if a != "--unshare-net"] if root else argv[:1] + ["--share-net"] + argv[1:]
+        pass_fds = (self.lock_fd,) if self.lock_fd is not None else ()
+        self.proc = SPAWNER.run(lambda: subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=p.env, start_new_session=True, close_fds=True, pass_fds=pass_fds, cwd="/"))
+        hello = {"uid": self.uid, "hide_paths": self.hide_paths if not p.mode.startswith("bwrap") else [],
+                 "reachable_mounts": p.reachable_mounts, "cgroup_procs": p.cgroup_procs,
+                 "drop_caps": self.uid is None, "scratch_mb": max(64, self.memory_mb or 256),
+                 "nproc_allowance": 0 if self.uid is not None else (4 if p.mode == "bwrap-userns" else None)}
+        self._send(hello, [])
+        ready, _ = self._recv(time.monotonic() + 60)
+        caps = ready.get("caps", {})
+        self.network_isolated = p.mode.startswith("bwrap") and self.isolate_network
+        self.isolation = {
+            "mode": p.mode, "uid": self.uid, "pid_ns_per_test": bool(caps.get("pid_ns")),
+            "fresh_scratch_per_sample": bool(caps.get("mount_ns")), "ipc_ns_per_sample": bool(caps.get("ipc_ns")),
+            "proc": "private" if p.mode.startswith("bwrap") else caps.get("proc", "shared"),
+            "network_isolated": self.network_isolated,
+            "cgroup": self.cgroup.version if self.cgroup else None,
+            "aggregate_memory": "cgroup" if self.cgroup else "RLIMIT_AS x RLIMIT_NPROC",
+            "notes": p.notes + list(caps.get("notes", [])),
+        }
 
-    def _send(self, msg: dict[str, Any]) -> None:
+    def _send(self, header: dict[str, Any], blobs: list[bytes]) -> None:
         assert self.proc and self.proc.stdin
-        data = json.dumps(msg).encode()
         try:
-            self.proc.stdin.write(struct.pack("!Q", len(data)) + data)
+            self.proc.stdin.write(encode_frame(header, blobs))
             self.proc.stdin.flush()
-        except (BrokenPipeError, OSError) as e:
+        except (BrokenPipeError, OSError, ValueError) as e:
             raise InfraError(f"sandbox worker {self.index} is gone: {e}") from e
 
     def _read(self, n: int, deadline: float) -> bytes:
@@ -81,22 +131,48 @@ class SandboxWorker:
             buf += chunk
         return bytes(buf)
 
-    def _recv(self, deadline: float) -> dict[str, Any]:
-        (n,) = struct.unpack("!Q", self._read(8, deadline))
-        return json.loads(self._read(n, deadline))
+    def _recv(self, deadline: float, max_blob_bytes: int = 1 << 30) -> tuple[dict[str, Any], list[bytes]]:
+        (n,) = struct.unpack("!I", self._read(4, deadline))
+        if n > MAX_REPLY_HEADER:
+            raise InfraError(f"sandbox worker {self.index} sent a {n}-byte header")
+        try:
+            header = json.loads(self._read(n, deadline))
+            sizes = header.pop("_blobs")
+            if not all(isinstance(s, int) and s >= 0 for s in sizes) or sum(sizes) > max_blob_bytes:
+                raise FrameError(f"bad blob sizes {sizes[:4]}")
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError, FrameError) as e:
+            raise InfraError(f"sandbox worker {self.index} sent a malformed reply: {e}") from None
+        return header, [self._read(s, deadline) for s in sizes]
 
-    def run(self, request: dict[str, Any], deadline_s: float) -> dict[str, Any]:
+    def run(self, request: dict[str, Any], deadline_s: float, inputs: list[str] | None = None) -> dict[str, Any]:
         """Run one request; on any protocol failure the worker is killed and restarted later."""
         if self.proc is None or self.proc.poll() is not None:
             self.restarts += self.proc is not None
+            self.kill()
             self.start()
-        req = dict(request, uid=self.uid)
+        if inputs is None:
+            inputs = request["inputs"] if "inputs" in request else [request.get("input", "")]
+        header = {k: v for k, v in request.items() if k not in ("input", "inputs")}
+        header["limits"] = {k: request[k] for k in ("memory_mb", "cpu_limit_s", "output_limit_bytes", "max_processes")}
+        ooms = self.cgroup.oom_kills() if self.cgroup else 0
         try:
-            self._send(req)
-            return self._recv(time.monotonic() + deadline_s)
+            self._send(header, [s.encode("utf-8", "surrogatepass") for s in inputs])
+            cap = 3 * int(request["output_limit_bytes"]) + (1 << 20)
+            reply, blobs = self._recv(time.monotonic() + deadline_s, cap)
         except InfraError:
             self.kill()
             raise
+        if "infra_error" in reply:
+            return {"infra_error": str(reply["infra_error"])[:500]}
+        stdout, stderr, result = (blobs + [b"", b"", b""])[:3]
+        reply["stdout"] = stdout.decode("utf-8", "replace")
+        reply["stderr"] = stderr.decode("utf-8", "replace")[-4000:]
+        reply["result"] = result.decode("utf-8", "replace")
+        if request["style"] == "flex_batch":
+            # complete lines only: what follows the last newline is a torn line, no answer
+            reply["lines"] = reply["result"].split("\n")[:-1][: len(inputs)]
+        reply["oom_killed"] = bool(self.cgroup and self.cgroup.oom_kills() > ooms)
+        return reply
 
     def kill(self) -> None:
         if self.proc is None:
@@ -119,11 +195,14 @@ class SandboxWorker:
     def close(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             try:
-                self._send({"op": "exit"})
+                self._send({"op": "exit"}, [])
                 self.proc.wait(timeout=5)
             except (InfraError, subprocess.TimeoutExpired):
                 pass
         self.kill()
+        if self.cgroup is not None:
+            self.cgroup.close()
+            self.cgroup = None
 
 
 UID_LOCK_DIR = "/run/microcoder-sandbox-uids" if os.path.isdir("/run") else "/tmp/microcoder-sandbox-uids"
@@ -131,10 +210,10 @@ UID_RANGE = 4096
 
 
 def claim_uid(base: int) -> tuple[int, int]:
-    """Reserve a sandbox uid no other evaluator on this machine uses (flock held while alive).
+    """Reserve a sandbox uid no other evaluator on this machine uses.
 
-    Every worker kills all processes of its uid after each test, so two evaluators (other
-    processes, pytest-xdist workers, or two pools in one process) must never share one.
+    The flock is on a descriptor that the worker's whole sandbox inherits, so the uid stays
+    reserved for as long as any process of that sandbox lives, even after the evaluator died.
     """
     import fcntl
 
@@ -153,19 +232,19 @@ class SandboxPool:
     """A fixed set of warm workers; ``with pool.worker() as w`` borrows one."""
 
     def __init__(self, size: int, uid_base: int | None = None, isolate_network: bool = True,
-                 hide_paths: list[str] | None = None) -> None:
+                 hide_paths: list[str] | None = None, memory_mb: int = 0, max_processes: int = 64,
+                 use_bwrap: bool = True) -> None:
         if os.geteuid() != 0:
             uid_base = None
         self._uid_locks: list[int] = []
-        uids: list[int | None] = []
-        for _ in range(size):
-            if uid_base is None:
-                uids.append(None)
-                continue
-            uid, fd = claim_uid(uid_base)
-            uids.append(uid)
-            self._uid_locks.append(fd)
-        self.workers = [SandboxWorker(i, uids[i], isolate_network, hide_paths) for i in range(size)]
+        self.workers = []
+        for i in range(size):
+            uid = fd = None
+            if uid_base is not None:
+                uid, fd = claim_uid(uid_base)
+                self._uid_locks.append(fd)
+            self.workers.append(SandboxWorker(i, uid, isolate_network, hide_paths, memory_mb, max_processes,
+                                              fd, use_bwrap))
         self._idle: queue.SimpleQueue[SandboxWorker] = queue.SimpleQueue()
         self._closed = False
         self._lock = threading.Lock()
@@ -175,6 +254,16 @@ class SandboxPool:
     @property
     def size(self) -> int:
         return len(self.workers)
+
+    def isolation(self) -> dict[str, Any]:
+        """What isolation the (started) workers have; starts one if none has started yet."""
+        for w in self.workers:
+            if w.isolation:
+                return dict(w.isolation)
+        with self.worker() as w:
+            if w.proc is None:
+                w.start()
+            return dict(w.isolation)
 
     def start(self) -> None:
         """Start every worker now (otherwise each starts on first use)."""
@@ -202,5 +291,5 @@ class SandboxPool:
         for w in self.workers:
             w.close()
         for fd in self._uid_locks:
-            os.close(fd)  # releases the flock
+            os.close(fd)  # releases the flock (the sandboxes' copies died with them)
         self._uid_locks.clear()
