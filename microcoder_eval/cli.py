@@ -14,6 +14,7 @@ from microcoder_eval.errors import UserError
 # modules that expose register(subparsers); missing optional ones are skipped
 SUBCOMMAND_MODULES = (
     "microcoder_eval.evaluate_cli",
+    "microcoder_eval.doctor_cli",
     "microcoder_eval.dataset.cli",
     "microcoder_eval.generation.cli",
     "microcoder_eval.leaderboard.cli",

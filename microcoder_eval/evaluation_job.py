@@ -4,7 +4,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -57,16 +56,18 @@ def run_evaluation(job: Any, config: EvalConfig, quiet: bool = False) -> dict[st
     store = ResultsStore(job.out, settings, overwrite=job.overwrite)
     hashes = {s.key: input_hash(p, s) for p, s in pairs}
     todo = [(p, s) for p, s in pairs if not store.is_done(s.key, hashes[s.key])]
+    sandbox: dict | None = None
     try:
         if todo:
-            hide: tuple[str, ...] = ()
-            if Path(job.problems).exists():  # the file itself, and its folder where that is safe
-                hide = (str(Path(job.problems).resolve()), str(Path(job.problems).resolve().parent))
-            if os.geteuid() != 0 and not quiet:
-                print("microcoder-eval: warning: not running as root, so solutions run as your user and "
-                      "can read your files (the problems file included); run as root for full isolation",
-                      file=sys.stderr)
-            _judge(todo, config, store, job.progress and not quiet, hide, hashes)
+            # with bubblewrap none of these is visible anyway; on the host view they are hidden
+            hide: list[str] = []
+            for path in (job.problems, job.samples, job.out):
+                if Path(path).exists():  # the file itself, and its folder where that is safe
+                    hide += [str(Path(path).resolve()), str(Path(path).resolve().parent)]
+            sandbox = _judge(todo, config, store, job.progress and not quiet, tuple(hide), hashes)
+            if sandbox and str(sandbox.get("mode", "")).startswith("host") and not quiet:
+                print("microcoder-eval: warning: weaker sandbox (" + "; ".join(sandbox.get("notes", [])) +
+                      "); run `microcoder-eval doctor` for details", file=sys.stderr)
     finally:
         store.close()
     wanted = {s.key for _, s in pairs}
@@ -75,6 +76,8 @@ def run_evaluation(job: Any, config: EvalConfig, quiet: bool = False) -> dict[st
     window = {"release": job.release, "start_date": job.start_date, "end_date": job.end_date,
               "platform": job.platform, "difficulty": job.difficulty, "mode": config.mode}
     summary = summarize([p for p in problems if p.question_id in used], results, job.k_values, window)
+    if todo and sandbox:
+        summary["sandbox"] = sandbox
     labels = {s.key: s.label for _, s in pairs if s.label is not None}
     if labels:
         summary["label_agreement"] = agreement(results, labels, "label")
@@ -93,7 +96,8 @@ def input_hash(problem: Problem, sample: Sample) -> str:
 
 
 def _judge(todo: list[tuple[Problem, Sample]], config: EvalConfig, store: ResultsStore, progress: bool,
-           hide: tuple[str, ...] = (), hashes: dict[tuple[str, int], str] | None = None) -> None:
+           hide: tuple[str, ...] = (), hashes: dict[tuple[str, int], str] | None = None) -> dict | None:
+    """Judge ``todo`` into ``store``; returns the sandbox's isolation report (local executor)."""
     from tqdm import tqdm
 
     items = []
@@ -103,9 +107,12 @@ def _judge(todo: list[tuple[Problem, Sample]], config: EvalConfig, store: Result
     indices = [s.sample_index for _, s in todo]
     bar = tqdm(total=len(items), desc="evaluating", unit="sample", disable=not progress, file=sys.stderr)
     with make_executor(config, hide) as ev:
+        pool = getattr(ev, "pool", None)
+        sandbox = pool.isolation() if pool is not None else None
         for pos, res in ev.evaluate_iter(items, extract=False, sample_indices=indices):
             if not todo[pos][1].is_code and res.code is None:
                 res.detail = "no code block found in the completion"
             store.add(res, (hashes or {}).get(todo[pos][1].key))
             bar.update(1)
     bar.close()
+    return sandbox

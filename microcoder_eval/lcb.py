@@ -4,6 +4,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import os
 import pickle
 import zlib
 from datetime import date, datetime
@@ -34,6 +35,19 @@ class _StrOnlyUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"refusing to load global {module}.{name} from test payload")
 
 
+# a compressed test payload may not inflate beyond this (a zlib bomb ends in a clear error)
+MAX_TEST_PAYLOAD_BYTES = int(os.environ.get("MICROCODER_MAX_TEST_PAYLOAD_MB", "512")) << 20
+
+
+def _inflate(data: bytes, limit: int) -> bytes:
+    d = zlib.decompressobj()
+    out = d.decompress(data, limit + 1)
+    if len(out) > limit or d.unconsumed_tail:
+        raise ValueError(f"compressed test payload inflates beyond {limit >> 20} MiB (set "
+                         "MICROCODER_MAX_TEST_PAYLOAD_MB to allow more)")
+    return out
+
+
 def decode_test_cases(raw: Any) -> list[dict[str, Any]]:
     """Decode ``public/private_test_cases``: a list, a JSON string, or base64(zlib(pickle(json)))."""
     if raw is None or raw == "":
@@ -47,7 +61,7 @@ def decode_test_cases(raw: Any) -> list[dict[str, Any]]:
     except json.JSONDecodeError:
         pass
     try:
-        payload = _StrOnlyUnpickler(io.BytesIO(zlib.decompress(base64.b64decode(raw)))).load()
+        payload = _StrOnlyUnpickler(io.BytesIO(_inflate(base64.b64decode(raw), MAX_TEST_PAYLOAD_BYTES))).load()
     except Exception as e:  # noqa: BLE001 - any decoding failure is a malformed record
         raise ValueError(f"test cases are neither JSON nor base64(zlib(pickle(json))): {e}") from e
     if isinstance(payload, bytes):

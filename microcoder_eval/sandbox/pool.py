@@ -90,12 +90,13 @@ class SandboxWorker:
             env=p.env, start_new_session=True, close_fds=True, pass_fds=pass_fds, cwd="/"))
         hello = {"uid": self.uid, "hide_paths": self.hide_paths if not p.mode.startswith("bwrap") else [],
                  "reachable_mounts": p.reachable_mounts, "cgroup_procs": p.cgroup_procs,
-                 "drop_caps": self.uid is None, "scratch_mb": max(64, self.memory_mb or 256),
+                 "drop_caps": self.uid is None,
+                 "unshare_net": self.isolate_network and not p.mode.startswith("bwrap"), "scratch_mb": max(64, self.memory_mb or 256),
                  "nproc_allowance": 0 if self.uid is not None else (4 if p.mode == "bwrap-userns" else None)}
         self._send(hello, [])
         ready, _ = self._recv(time.monotonic() + 60)
         caps = ready.get("caps", {})
-        self.network_isolated = p.mode.startswith("bwrap") and self.isolate_network
+        self.network_isolated = self.isolate_network and (p.mode.startswith("bwrap") or bool(caps.get("net_ns")))
         self.isolation = {
             "mode": p.mode, "uid": self.uid, "pid_ns_per_test": bool(caps.get("pid_ns")),
             "fresh_scratch_per_sample": bool(caps.get("mount_ns")), "ipc_ns_per_sample": bool(caps.get("ipc_ns")),

@@ -37,18 +37,29 @@ class Zygote:
         self.sock = sock
         self.hello = hello
         self.uid = hello.get("uid")
-        self.caps = {"pid_ns": False, "mount_ns": False, "ipc_ns": False, "proc": "shared", "notes": []}
+        self.caps = {"pid_ns": False, "mount_ns": False, "ipc_ns": False, "net_ns": False, "proc": "shared",
+                     "notes": []}
         self.pidns_fd = -1
 
     def probe(self) -> None:
         """Find out which namespaces may be created here (tried, never guessed)."""
-        try:
+        if self.hello.get("unshare_net"):  # bubblewrap did not already give us an empty one
+            try:
+                nsutil.unshare(nsutil.CLONE_NEWNET)
+                self.caps["net_ns"] = True
+            except OSError as e:
+                self.caps["notes"].append(f"network not isolated: {e}")
+        # as root: re-enter our own PID namespace after each unshare; otherwise (a user namespace
+        # that does not own it): a nested user + PID namespace per sample
+        if _works_in_child(_try_pidns_setns):
+            self.caps["pid_ns"] = "setns"
             self.pidns_fd = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
-            nsutil.unshare(nsutil.CLONE_NEWPID)
-            nsutil.setns(self.pidns_fd, nsutil.CLONE_NEWPID)
-            self.caps["pid_ns"] = True
-        except OSError as e:
-            self.caps["notes"].append(f"no PID namespace per sample: {e}")
+        elif _works_in_child(_try_pidns_userns):
+            self.caps["pid_ns"] = "userns"
+        else:
+            self.caps["notes"].append("no PID namespace per sample: neither setns nor a nested user namespace")
+        if self.caps["pid_ns"] != "setns":
+            nsutil.prctl(nsutil.PR_SET_CHILD_SUBREAPER, 1)  # inits re-parent to us
         try:
             nsutil.unshare(nsutil.CLONE_NEWNS)
             nsutil.mount(None, "/", None, nsutil.MS_REC | nsutil.MS_PRIVATE)
@@ -73,56 +84,61 @@ class Zygote:
                 except OSError as e:
                     self.caps["notes"].append(f"could not hide {path}: {e}")
             if self.caps["pid_ns"]:  # does a fresh /proc mount work here? (not in every user namespace)
-                self._enter_new_pidns()
-                pid = os.fork()
-                if pid == 0:
-                    try:
-                        nsutil.unshare(nsutil.CLONE_NEWNS)
-                        nsutil.mount("proc", "/proc", "proc", _PROC_FLAGS)
-                        os._exit(0)
-                    except BaseException:  # noqa: BLE001
-                        os._exit(1)
-                self._leave_new_pidns()
-                _, status = os.waitpid(pid, 0)
-                self.caps["proc"] = "private" if status == 0 else "shared"
-                if status:
+                ok = _works_in_child(lambda: self._new_pidns_child(_try_proc_mount))
+                self.caps["proc"] = "private" if ok else "shared"
+                if not ok:
                     self.caps["notes"].append("a private /proc cannot be mounted here")
-        if not self.caps["pid_ns"]:
-            try:
-                nsutil.prctl(nsutil.PR_SET_CHILD_SUBREAPER, 1)
-            except OSError:
-                pass
 
-    def _enter_new_pidns(self) -> bool:
-        if self.caps["pid_ns"]:
+    def _new_pidns_child(self, fn) -> int:
+        """Fork ``fn`` as pid 1 of a new PID namespace; returns its pid (as seen from here)."""
+        if self.caps["pid_ns"] == "setns":
             nsutil.setns(self.pidns_fd, nsutil.CLONE_NEWPID)
             nsutil.unshare(nsutil.CLONE_NEWPID)
-            return True
-        return False
-
-    def _leave_new_pidns(self) -> None:
-        if self.caps["pid_ns"]:
+            try:
+                pid = os.fork()
+            except OSError:
+                nsutil.setns(self.pidns_fd, nsutil.CLONE_NEWPID)
+                raise
+            if pid == 0:
+                _run_and_exit(fn)
             nsutil.setns(self.pidns_fd, nsutil.CLONE_NEWPID)
+            return pid
+        if self.caps["pid_ns"] == "userns":
+            r, w = os.pipe()
+            mid = os.fork()
+            if mid == 0:  # enters a nested user + PID namespace, forks the init, and leaves
+                os.close(r)
+                try:
+                    _enter_nested_userns(nsutil.CLONE_NEWPID)
+                    pid = os.fork()
+                    if pid == 0:
+                        os.close(w)
+                        _run_and_exit(fn)
+                    os.write(w, str(pid).encode())
+                    os._exit(0)
+                except BaseException:  # noqa: BLE001
+                    os._exit(1)
+            os.close(w)
+            data = os.read(r, 64)
+            os.close(r)
+            os.waitpid(mid, 0)
+            if not data:
+                raise OSError("could not start a sample in a nested user namespace")
+            return int(data)
+        pid = os.fork()
+        if pid == 0:
+            _run_and_exit(fn)
+        return pid
 
     def spawn_sample(self, fds: list[int]) -> None:
         """Fork the init of one sample; it serves test requests on the descriptor passed in."""
-        self._enter_new_pidns()
-        try:
-            pid = os.fork()
-        except OSError:
-            self._leave_new_pidns()
-            raise
-        if pid == 0:
-            code = 0
-            try:
-                if self.pidns_fd >= 0:
-                    os.close(self.pidns_fd)
-                self.sock.close()
-                SampleInit(socket.socket(fileno=fds[0]), self.hello, self.caps).serve()
-            except BaseException:  # noqa: BLE001
-                code = 1
-            os._exit(code)
-        self._leave_new_pidns()
+        def init() -> None:
+            if self.pidns_fd >= 0:
+                os.close(self.pidns_fd)
+            self.sock.close()
+            SampleInit(socket.socket(fileno=fds[0]), self.hello, self.caps).serve()
+
+        pid = self._new_pidns_child(init)
         for fd in fds:
             os.close(fd)
         _send(self.sock, {"pid": pid})
@@ -144,6 +160,59 @@ class Zygote:
             self.spawn_sample(fds)
 
 
+def _run_and_exit(fn) -> None:
+    code = 0
+    try:
+        fn()
+    except BaseException:  # noqa: BLE001
+        code = 1
+    os._exit(code)
+
+
+def _works_in_child(fn) -> bool:
+    pid = os.fork()
+    if pid == 0:
+        _run_and_exit(fn)
+    return os.waitpid(pid, 0)[1] == 0
+
+
+def _enter_nested_userns(extra: int) -> None:
+    """A new user namespace (plus ``extra`` namespaces) mapping only our own uid and gid."""
+    uid, gid = os.getuid(), os.getgid()
+    nsutil.prctl(nsutil.PR_SET_DUMPABLE, 1)  # /proc/self/*_map are writable only when dumpable
+    nsutil.unshare(nsutil.CLONE_NEWUSER | extra)
+    for name, text in (("uid_map", f"{uid} {uid} 1"), ("setgroups", "deny"), ("gid_map", f"{gid} {gid} 1")):
+        with open(f"/proc/self/{name}", "w") as f:
+            f.write(text)
+
+
+def _try_pidns_setns() -> None:
+    fd = os.open("/proc/self/ns/pid", os.O_RDONLY)
+    nsutil.unshare(nsutil.CLONE_NEWPID)
+    nsutil.setns(fd, nsutil.CLONE_NEWPID)
+    nsutil.unshare(nsutil.CLONE_NEWPID)
+    _fork_and_check(lambda: None)
+
+
+def _try_pidns_userns() -> None:
+    _enter_nested_userns(nsutil.CLONE_NEWPID)
+    _fork_and_check(lambda: None)
+
+
+def _try_proc_mount() -> None:
+    nsutil.unshare(nsutil.CLONE_NEWNS)
+    nsutil.mount(None, "/", None, nsutil.MS_REC | nsutil.MS_PRIVATE)
+    nsutil.mount("proc", "/proc", "proc", _PROC_FLAGS)
+
+
+def _fork_and_check(fn) -> None:
+    pid = os.fork()
+    if pid == 0:
+        _run_and_exit(fn)
+    if os.waitpid(pid, 0)[1] != 0:
+        raise OSError("child failed")
+
+
 class SampleInit:
     """Pid 1 of one sample's namespaces: forks, waits for and cleans up after each test."""
 
@@ -152,13 +221,14 @@ class SampleInit:
         self.hello = hello
         self.caps = caps
         self.uid = hello.get("uid")
-        self.own_ns = caps["pid_ns"]
+        self.own_ns = bool(caps["pid_ns"])
 
     def setup(self) -> None:
         if self.caps["ipc_ns"]:
             nsutil.unshare(nsutil.CLONE_NEWIPC)
         if self.caps["mount_ns"]:
             nsutil.unshare(nsutil.CLONE_NEWNS)
+            nsutil.mount(None, "/", None, nsutil.MS_REC | nsutil.MS_PRIVATE)
             size = int(self.hello.get("scratch_mb", 64))
             for path in SCRATCH_DIRS:
                 if os.path.isdir(path):
