@@ -36,6 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from microcoder_eval.sandbox.limits import reset_inherited_limits
+
+    reset_inherited_limits()  # an inherited `ulimit -f` must not break writing results
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -183,9 +183,8 @@ class EvaluatorReward:
             items = [(problems[todo[k][0]], k[1]) for k in keys]
             try:
                 fresh = self.executor.evaluate(items, extract=False)
-            except Exception as e:  # noqa: BLE001 - an executor failure must not zero the batch
-                fresh = [SampleResult(p.question_id, 0, Status.INFRA_ERROR, [], len(p.tests), c, f"executor: {e}")
-                         for p, c in items]
+            except Exception:  # noqa: BLE001 - an executor failure must not zero the batch: item by item
+                fresh = [self._evaluate_one(p, c) for p, c in items]
             for k, res in zip(keys, fresh):
                 if res.status is not Status.INFRA_ERROR and self.config.cache_size:
                     with self._lock:
@@ -195,6 +194,13 @@ class EvaluatorReward:
                 for i in todo[k]:
                     results[i] = res
         return results
+
+    def _evaluate_one(self, problem: Problem, code: str) -> SampleResult:
+        try:
+            return self.executor.evaluate([(problem, code)], extract=False)[0]
+        except Exception as e:  # noqa: BLE001 - this item's reward becomes None
+            return SampleResult(problem.question_id, 0, Status.INFRA_ERROR, [], len(problem.tests), code,
+                                f"executor: {type(e).__name__}: {e}"[:500])
 
     def __call__(self, prompts: list[Any] | None = None, completions: list[Any] | None = None,
                  completion_ids: list[Any] | None = None, trainer_state: Any = None,

@@ -3,6 +3,10 @@
 # Usage: bash scripts/run_tests.sh [pytest args]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# the sandbox's allow-list view is built with bubblewrap (Debian package "bubblewrap")
+if ! command -v bwrap >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  (apt-get update -qq && apt-get install -y -qq bubblewrap) >/dev/null 2>&1 || echo "warning: could not install bubblewrap" >&2
+fi
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv

@@ -88,6 +88,22 @@ class WorkerCgroup:
                     time.sleep(0.02)  # the last killed process is still being torn down
 
 
+def _remove_stale(base: str) -> None:
+    """Empty cgroups left by evaluators that were killed (rmdir refuses any still in use)."""
+    try:
+        names = [n for n in os.listdir(base) if n.startswith(PREFIX)]
+    except OSError:
+        return
+    for n in names:
+        try:
+            os.rmdir(os.path.join(base, n))
+        except OSError:
+            pass
+
+
+PREFIX = "microcoder-"
+
+
 def create(name: str, memory_mb: int, max_processes: int) -> WorkerCgroup | None:
     """Create ``name`` under this process's own cgroup with the caps set; None if not permitted."""
     mounts, own = _mounts(), _own_cgroup_paths()
@@ -97,6 +113,7 @@ def create(name: str, memory_mb: int, max_processes: int) -> WorkerCgroup | None
             with open(os.path.join(base, "cgroup.subtree_control")) as f:
                 enabled = f.read().split()
             if {"memory", "pids"} <= set(enabled):
+                _remove_stale(base)
                 d = os.path.join(base, name)
                 os.makedirs(d, exist_ok=True)
                 if memory_mb:
@@ -110,7 +127,9 @@ def create(name: str, memory_mb: int, max_processes: int) -> WorkerCgroup | None
         dirs: list[str] = []
         try:
             for ctrl in ("memory", "pids"):
-                d = os.path.join(mounts[ctrl], own.get(ctrl, "/").lstrip("/"), name)
+                base = os.path.join(mounts[ctrl], own.get(ctrl, "/").lstrip("/"))
+                _remove_stale(base)
+                d = os.path.join(base, name)
                 os.makedirs(d, exist_ok=True)
                 dirs.append(d)
             if memory_mb:

@@ -78,7 +78,7 @@ class SandboxWorker:
     def start(self) -> None:
         root = os.geteuid() == 0
         if root and self.cgroup is None:
-            self.cgroup = cgroups.create(f"microcoder-{self.uid}-{os.getpid()}-{self.index}",
+            self.cgroup = cgroups.create(f"{cgroups.PREFIX}{self.uid}-{os.getpid()}-{self.index}",
                                          self.memory_mb, self.max_processes)
         p = launch.plan(root, self.cgroup.dirs if self.cgroup else [], self.hide_paths, self.use_bwrap)
         argv = p.argv
