@@ -89,12 +89,18 @@ class WorkerCgroup:
 
 
 def _remove_stale(base: str) -> None:
-    """Empty cgroups left by evaluators that were killed (rmdir refuses any still in use)."""
+    """Cgroups left by evaluators that were killed (``PREFIX<uid>-<pid>-<index>``, pid gone)."""
     try:
         names = [n for n in os.listdir(base) if n.startswith(PREFIX)]
     except OSError:
         return
     for n in names:
+        try:
+            owner = int(n[len(PREFIX):].split("-")[1])
+        except (IndexError, ValueError):
+            continue
+        if owner == os.getpid() or os.path.exists(f"/proc/{owner}"):
+            continue
         try:
             os.rmdir(os.path.join(base, n))
         except OSError:

@@ -17,7 +17,8 @@ RESULT_FD = 3
 EXIT_SETUP = 203
 
 
-def _join_cgroups(procs_files: list[str]) -> None:
+def join_cgroups(procs_files: list[str]) -> None:
+    """Move this process into each cgroup (``cgroup.procs`` paths)."""
     for path in procs_files:
         with open(path, "w") as f:
             f.write("0\n")
@@ -29,7 +30,6 @@ def enter(head: dict, fds: list[int]) -> dict:
     os.setsid()
     for src, dst in ((in_fd, 0), (out_fd, 1), (err_fd, 2), (res_fd, RESULT_FD)):
         os.dup2(src, dst)
-    _join_cgroups(head.get("cgroup_procs", []))
     try:  # under memory pressure the kernel should kill a solution, not the evaluator
         with open("/proc/self/oom_score_adj", "w") as f:
             f.write("1000")

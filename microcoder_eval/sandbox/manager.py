@@ -99,6 +99,7 @@ class Manager:
         self.sample: object = None
         self.init_sock: socket.socket | None = None
         self.init_pid = 0
+        self.spare: tuple[socket.socket, int] | None = None
         self.scratch_base = ""
 
     def start(self) -> None:
@@ -117,6 +118,9 @@ class Manager:
 
     def close(self) -> None:
         self._end_sample()
+        if self.spare is not None:
+            self.spare[0].close()
+            self.spare = None
         if self.zsock is not None:
             self.zsock.close()
         if self.zpid:
@@ -140,18 +144,28 @@ class Manager:
             raise RuntimeError(f"{who} exited")
         return json.loads(data)
 
-    def _new_sample(self, token: object) -> None:
-        """A fresh sample init (new PID, mount and IPC namespaces) from the zygote."""
-        self._end_sample()
+    def _spawn_init(self) -> tuple[socket.socket, int]:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             socket.send_fds(self.zsock, [b'{"op": "sample"}'], [theirs.fileno()])
         finally:
             theirs.close()
-        self.init_sock = ours
-        self.init_pid = self._msg(self.zsock, time.monotonic() + 30, "zygote")["pid"]
-        self._msg(ours, time.monotonic() + 30, "sample init")
+        return ours, self._msg(self.zsock, time.monotonic() + 30, "zygote")["pid"]
+
+    def _new_sample(self, token: object) -> None:
+        """A fresh sample init (new PID, mount and IPC namespaces) from the zygote. The next one
+        is started right away, so it sets itself up while this sample's tests run."""
+        self._end_sample()
+        sock, pid = self.spare if self.spare is not None else self._spawn_init()
+        self.spare = None
+        try:
+            self._msg(sock, time.monotonic() + 30, "sample init")
+        except BaseException:
+            sock.close()
+            raise
+        self.init_sock, self.init_pid = sock, pid
         self.sample = token
+        self.spare = self._spawn_init()
 
     def _end_sample(self) -> None:
         """Closing its socket ends the init, and with it every process of its namespace."""
@@ -197,8 +211,7 @@ class Manager:
                 os.chown(workdir, self.hello["uid"], self.hello["uid"])
         head = {"op": "test", "limits": lim, "uid": self.hello.get("uid"),
                 "drop_caps": self.hello.get("drop_caps", False),
-                "nproc_allowance": self.hello.get("nproc_allowance"),
-                "cgroup_procs": self.hello.get("cgroup_procs", []), "workdir": workdir}
+                "nproc_allowance": self.hello.get("nproc_allowance"), "workdir": workdir}
         t0 = time.monotonic()
         try:
             socket.send_fds(self.init_sock, [json.dumps(head).encode()], fds[:4] + [res_w])

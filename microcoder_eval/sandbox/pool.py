@@ -9,6 +9,7 @@ import select
 import signal
 import struct
 import subprocess
+import tempfile
 import threading
 import time
 from contextlib import contextmanager
@@ -71,6 +72,7 @@ class SandboxWorker:
         self.proc: subprocess.Popen[bytes] | None = None
         self.cgroup: cgroups.WorkerCgroup | None = None
         self.isolation: dict[str, Any] = {}
+        self._log: Any = None
         self.network_isolated = False
         self.restarts = 0
 
@@ -85,8 +87,10 @@ class SandboxWorker:
         if not self.isolate_network and p.mode.startswith("bwrap"):
             argv = [a for a in argv if a != "--unshare-net"] if root else argv[:1] + ["--share-net"] + argv[1:]
         pass_fds = (self.lock_fd,) if self.lock_fd is not None else ()
+        if self._log is None:
+            self._log = tempfile.TemporaryFile()  # the sandbox's own stderr, for error messages
         self.proc = SPAWNER.run(lambda: subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
             env=p.env, start_new_session=True, close_fds=True, pass_fds=pass_fds, cwd="/"))
         hello = {"uid": self.uid, "hide_paths": self.hide_paths if not p.mode.startswith("bwrap") else [],
                  "reachable_mounts": p.reachable_mounts, "cgroup_procs": p.cgroup_procs,
@@ -128,7 +132,7 @@ class SandboxWorker:
                 continue
             chunk = os.read(fd, min(n - len(buf), 1 << 20))
             if not chunk:
-                raise InfraError(f"sandbox worker {self.index} exited unexpectedly")
+                raise InfraError(f"sandbox worker {self.index} exited unexpectedly{self._log_tail()}")
             buf += chunk
         return bytes(buf)
 
@@ -175,6 +179,18 @@ class SandboxWorker:
         reply["oom_killed"] = bool(self.cgroup and self.cgroup.oom_kills() > ooms)
         return reply
 
+    def _log_tail(self) -> str:
+        if self._log is None:
+            return ""
+        try:
+            self._log.seek(0, os.SEEK_END)
+            size = self._log.tell()
+            self._log.seek(max(0, size - 600))
+            text = self._log.read().decode("utf-8", "replace").strip()
+        except OSError:
+            return ""
+        return f": {text.splitlines()[-1]}" if text else ""
+
     def kill(self) -> None:
         if self.proc is None:
             return
@@ -204,6 +220,9 @@ class SandboxWorker:
         if self.cgroup is not None:
             self.cgroup.close()
             self.cgroup = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None
 
 
 UID_LOCK_DIR = "/run/microcoder-sandbox-uids" if os.path.isdir("/run") else "/tmp/microcoder-sandbox-uids"
@@ -267,8 +286,15 @@ class SandboxPool:
             return dict(w.isolation)
 
     def start(self) -> None:
-        """Start every worker now (otherwise each starts on first use)."""
-        threads = [threading.Thread(target=w.start) for w in self.workers if w.proc is None]
+        """Start every worker now (otherwise each starts on first use, where a failure to start
+        becomes that sample's infra error)."""
+        def start(w: SandboxWorker) -> None:
+            try:
+                w.start()
+            except InfraError:
+                w.kill()
+
+        threads = [threading.Thread(target=start, args=(w,)) for w in self.workers if w.proc is None]
         for t in threads:
             t.start()
         for t in threads:
