@@ -129,6 +129,8 @@ def test_scratch_space_is_fresh_per_sample(ev):
         print('clean' if not left else left)
     """)
     assert res.status is Status.PASSED, res.detail
+    for d in ("/tmp", "/var/tmp", "/dev/shm"):  # nothing reached the host's scratch folders either
+        assert not os.path.exists(os.path.join(d, "left_behind"))
 
 
 def test_host_processes_and_command_lines_are_invisible(ev):
@@ -356,3 +358,30 @@ def test_killing_the_cli_leaves_no_sandbox_behind(tmp_path):
         cli.wait()
     gone, alive = psutil.wait_procs(every, timeout=10)
     assert not alive, [p.info if hasattr(p, "info") else p.pid for p in alive]
+
+
+# ------------------------------------------------------------------ through the reward plug-in
+def test_reward_plugin_scores_every_other_item_of_a_hostile_batch(tmp_path):
+    from microcoder_eval.reward import EvaluatorReward, RewardConfig
+
+    data = tmp_path / "train.jsonl"
+    data.write_text(json.dumps(ADD.to_lcb_record()) + "\n")
+    fence = "```python\n{}\n```"
+    good = fence.format("print(sum(map(int, input().split())))")
+    hostile = [
+        "import os\nos.write(3, b'[' * 100000 + b'\\n')",
+        "import os\n[os.write(3, b'x' * (1 << 20)) for _ in range(128)]",
+        f"import json\nfor l in open({str(data)!r}):\n    print(json.loads(json.loads(l)['public_test_cases'])[0]['output'])",
+        "import os\nos.kill(-1, 9)",
+        "import glob\nprint(glob.glob('/proc/*/cmdline'))",
+    ]
+    completions = [good] * 4 + [fence.format(h) for h in hostile] + [good] * 4
+    record = ADD.to_lcb_record()
+    cols = {k: [record[k]] * len(completions) for k in record}
+    r = EvaluatorReward(RewardConfig(workers=2, timeout_s=3, sample_budget_s=6))
+    try:
+        rewards = r(prompts=["p"] * len(completions), completions=completions, **cols)
+    finally:
+        r.close()
+    assert rewards[:4] == [1.0] * 4 and rewards[-4:] == [1.0] * 4
+    assert all(x in (0.0, None) for x in rewards[4:-4]), rewards
