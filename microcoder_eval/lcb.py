@@ -260,7 +260,7 @@ def load_problems(
 
 
 def dedupe_id(qid: str, seen: set[str]) -> str:
-    """Return ``qid``, or ``qid#k`` for its k-th repeat (real LCB dumps repeat e.g. abc377_f).
+    """Return ``qid``, or ``qid#k`` for its k-th repeat (LiveCodeBench's releases do not repeat ids; concatenated or hand-merged files can).
 
     Sample files that repeat the id in the same order map onto the same ``#k`` names.
     """
