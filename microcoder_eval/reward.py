@@ -10,9 +10,13 @@ Reward policy (``RewardConfig``):
 * ``max_tests`` > 0 runs a deterministic, seeded subset of each problem's tests.
 Per-sample verdicts of the last call are in ``reward.last_results`` and, under TRL, logged as
 completion-table columns (``log_extra``) plus pass-rate / verdict-mix metrics (``log_metric``).
-"""
-from __future__ import annotations
 
+verl may load this file by path (``custom_reward_function.path=.../reward.py``) as a module that is
+not in ``sys.modules``. Annotations are therefore evaluated (no ``from __future__ import
+annotations``: ``dataclasses`` looks string annotations up in ``sys.modules[cls.__module__]``), and
+a copy loaded that way hands verl's calls to the installed ``microcoder_eval.reward`` so one
+process keeps one warm evaluator.
+"""
 import atexit
 import hashlib
 import json
@@ -82,6 +86,34 @@ def completion_text(completion: Any) -> str:
     return "" if completion is None else str(completion)
 
 
+def plain(value: Any) -> Any:
+    """``value`` with numpy arrays, numpy scalars and tuples turned into lists and Python scalars.
+
+    verl hands ``extra_info``/``ground_truth`` over as numpy object arrays (and parquet list
+    columns come back as arrays inside them); hashing or parsing those as-is is wrong or fails.
+    """
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (str, bytes, int, float, bool)) or value is None:
+        return value
+    tolist = getattr(value, "tolist", None)  # numpy arrays and numpy scalars
+    if callable(tolist):
+        return plain(tolist())
+    return value
+
+
+def _as_list(values: Any, n: int) -> list[Any]:
+    """A batch argument as a list of length ``n`` (``None``, a list, or a numpy object array)."""
+    if values is None:
+        return [None] * n
+    out = list(values)
+    if len(out) != n:
+        raise ValueError(f"batch argument has {len(out)} items for {n} completions")
+    return out
+
+
 def _problem_key(p: Problem) -> str:
     blob = json.dumps([p.question_id, p.func_name, [t.to_dict() for t in p.tests]], sort_keys=True)
     return hashlib.sha1(blob.encode()).hexdigest()
@@ -96,7 +128,9 @@ class EvaluatorReward:
         self.__name__ = f"microcoder_{self.config.policy}"
         self._executor = executor
         self._own_executor = executor is None
+        self._atexit_registered = False
         self._lock = threading.Lock()
+        self._executor_lock = threading.Lock()  # verl calls compute_score from a thread pool
         self._cache: OrderedDict[tuple[str, str], SampleResult] = OrderedDict()
         self._problems: dict[str, Problem] = {}
         self.last_results: list[SampleResult | None] = []
@@ -105,15 +139,22 @@ class EvaluatorReward:
     # ------------------------------------------------------------------ lifecycle
     @property
     def executor(self) -> Any:
-        if self._executor is None:
-            self._executor = make_executor(self.eval_config)
-            atexit.register(self.close)
-        return self._executor
+        ex = self._executor
+        if ex is None:
+            with self._executor_lock:  # threads racing here must not each start a pool
+                if self._executor is None:
+                    self._executor = make_executor(self.eval_config)
+                    if not self._atexit_registered:
+                        atexit.register(self.close)
+                        self._atexit_registered = True
+                ex = self._executor
+        return ex
 
     def close(self) -> None:
-        if self._executor is not None and self._own_executor:
-            self._executor.close()
-            self._executor = None
+        with self._executor_lock:
+            if self._executor is not None and self._own_executor:
+                self._executor.close()
+                self._executor = None
 
     # ------------------------------------------------------------------ problems
     def _select_tests(self, p: Problem) -> Problem:
@@ -129,6 +170,7 @@ class EvaluatorReward:
 
     def problem_for(self, row: dict[str, Any]) -> Problem:
         """Problem for one dataset row (memoised: rows repeat across a GRPO group)."""
+        row = plain(row)
         blob = json.dumps(row, sort_keys=True, default=str)
         key = hashlib.sha1(blob.encode()).hexdigest()
         p = self._problems.get(key)
@@ -255,6 +297,8 @@ def default_reward() -> EvaluatorReward:
 
 
 def _row_from_ground_truth(ground_truth: Any, extra_info: dict[str, Any] | None) -> dict[str, Any]:
+    ground_truth = plain(ground_truth)
+    extra_info = plain(extra_info) if isinstance(extra_info, dict) else None
     row: dict[str, Any] = {"ground_truth": ground_truth}
     if isinstance(ground_truth, dict) and ("public_test_cases" in ground_truth or "private_test_cases" in ground_truth):
         row = dict(ground_truth)
@@ -284,7 +328,9 @@ def compute_score_batch(data_sources: Sequence[str], solution_strs: Sequence[str
                         extra_infos: Sequence[dict[str, Any] | None] | None = None, **kwargs: Any) -> list[dict[str, Any]]:
     """verl ``BatchRewardManager`` entry point: one evaluator call for the whole batch."""
     reward = default_reward()
-    extra_infos = extra_infos or [None] * len(solution_strs)
+    solution_strs = [str(s) for s in _as_list(solution_strs, len(solution_strs))]
+    ground_truths = _as_list(ground_truths, len(solution_strs))
+    extra_infos = _as_list(extra_infos, len(solution_strs))  # verl passes a numpy object array
     problems: list[Problem | None] = []
     for gt, extra in zip(ground_truths, extra_infos):
         try:
@@ -298,3 +344,14 @@ def compute_score_batch(data_sources: Sequence[str], solution_strs: Sequence[str
         results[i] = r
     scores = reward.score_results(results)
     return [_verl_dict(s, r) for s, r in zip(scores, results)]
+
+
+if __name__ != "microcoder_eval.reward":  # loaded by file path (verl): share the installed module's evaluator
+    try:
+        import microcoder_eval.reward as _installed
+    except ImportError:  # pragma: no cover - this file outside an installed package
+        pass
+    else:
+        default_reward = _installed.default_reward  # noqa: F811
+        compute_score = _installed.compute_score  # noqa: F811
+        compute_score_batch = _installed.compute_score_batch  # noqa: F811
