@@ -4,14 +4,14 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import MISSING, dataclass, field, fields
-from pathlib import Path
 from typing import Any
 
+from microcoder_eval import resources
 from microcoder_eval.config import EvalConfig
 from microcoder_eval.errors import UserError
 
-DEFAULT_PROBLEMS = str(Path(__file__).resolve().parent.parent / "data" / "lcb_sample_problems.jsonl")
-DEFAULT_SAMPLES = str(Path(__file__).resolve().parent.parent / "data" / "lcb_sample_completions.jsonl")
+DEFAULT_PROBLEMS = resources.sample_problems()  # the checkout's data/, or the wheel's package data
+DEFAULT_SAMPLES = resources.sample_completions()
 
 
 @dataclass

@@ -5,11 +5,12 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from microcoder_eval import resources
 from microcoder_eval.errors import UserError
 from microcoder_eval.generation.prompts import PROMPT_STYLES
 
 BACKENDS = ("openai", "vllm", "transformers")
-DEFAULT_PROBLEMS = str(Path(__file__).resolve().parents[2] / "data" / "lcb_sample_problems.jsonl")
+DEFAULT_PROBLEMS = resources.sample_problems()
 
 
 def _help(text: str, **kw: Any) -> Any:
