@@ -299,6 +299,13 @@ def default_reward() -> EvaluatorReward:
 def _row_from_ground_truth(ground_truth: Any, extra_info: dict[str, Any] | None) -> dict[str, Any]:
     ground_truth = plain(ground_truth)
     extra_info = plain(extra_info) if isinstance(extra_info, dict) else None
+    if isinstance(ground_truth, str) and ground_truth.lstrip().startswith("{") and "_test_cases" in ground_truth:
+        try:  # build-dataset's verl export: the LCB test fields as a JSON string
+            decoded = json.loads(ground_truth)
+        except ValueError:
+            decoded = None
+        if isinstance(decoded, dict) and ("public_test_cases" in decoded or "private_test_cases" in decoded):
+            ground_truth = decoded
     row: dict[str, Any] = {"ground_truth": ground_truth}
     if isinstance(ground_truth, dict) and ("public_test_cases" in ground_truth or "private_test_cases" in ground_truth):
         row = dict(ground_truth)

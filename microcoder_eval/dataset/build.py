@@ -128,7 +128,7 @@ class Pipeline:
         inputs = [file_fingerprint(p) for p in cfg.inputs]
         try:
             self._stages(inputs)
-            outputs = export(self.problems(), self.out, progress=cfg.progress)
+            outputs = export(self.problems(), self.out, progress=cfg.progress, prompt_style=cfg.prompt_style)
         finally:
             self.evaluator.close()
         return self._finish(inputs, outputs, started)

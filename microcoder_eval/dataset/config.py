@@ -91,6 +91,9 @@ class BuildDatasetConfig:
     timeout_s: float = _help("Per-test time limit in seconds.", default=6.0)
     memory_mb: int = _help("Memory cap per test process in MiB (0 = none).", default=4096)
     workers: int = _help("Parallel sandbox workers (0 = one per CPU core).", default=0)
+    # ---- exports
+    prompt_style: str = _help("Prompt of the verl/ and trl/ exports: lcb (system + user, LiveCodeBench's), "
+                              "lcb_user (one user turn) or qwq.", default="lcb")
     # ---- run control
     overwrite: bool = _help("Discard stage outputs and caches in out_dir instead of resuming.", default=False)
     progress: bool = _help("Show progress bars.", default=True)
@@ -131,6 +134,10 @@ class BuildDatasetConfig:
         if self.min_pass_rate > self.max_pass_rate:
             raise UserError(f"min_pass_rate={self.min_pass_rate} > max_pass_rate={self.max_pass_rate}: the band "
                             "[min, max] is empty; swap them")
+        from microcoder_eval.generation.prompts import PROMPT_STYLES
+
+        if self.prompt_style not in PROMPT_STYLES:
+            raise UserError(f"prompt_style {self.prompt_style!r} is unknown; choose one of {', '.join(PROMPT_STYLES)}")
         if self.completions and self.pass_rate_column:
             raise UserError("give --completions or --pass-rate-column, not both")
         if self.completions and not Path(self.completions).is_file():
