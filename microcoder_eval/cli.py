@@ -18,6 +18,7 @@ SUBCOMMAND_MODULES = (
     "microcoder_eval.dataset.cli",
     "microcoder_eval.generation.cli",
     "microcoder_eval.leaderboard.cli",
+    "microcoder_eval.reward_server",
 )
 
 
