@@ -19,8 +19,8 @@ class LeaderboardConfig:
 
     dir: str = field(default=DEFAULT_DIR, metadata={"help": "Leaderboard folder: reads reference.json and "
                                                               "runs/*.json, writes README.md, leaderboard.json, leaderboard.png."})
-    reference: str = field(default="", metadata={"help": "Reference numbers file (default: <dir>/reference.json, "
-                                                                  "else the reference numbers shipped with the package)."})
+    reference: str = field(default="", metadata={"help": "Reference numbers file (default: <dir>/reference.json; for the "
+                                                                  "default dir without one, the numbers shipped with the package)."})
     runs: str = field(default="", metadata={"help": "Folder of our run entries (default: <dir>/runs)."})
     out_dir: str = field(default="", metadata={"help": "Where to write the outputs (default: <dir>)."})
 
@@ -28,7 +28,10 @@ class LeaderboardConfig:
         base = Path(self.dir)
         if not self.reference:
             own = base / "reference.json"
-            self.reference = str(own) if own.is_file() else resources.reference_leaderboard()
+            # the default folder (./leaderboards when installed) starts from the shipped references;
+            # a folder the user names must hold its own
+            use_shipped = not own.is_file() and self.dir == DEFAULT_DIR
+            self.reference = resources.reference_leaderboard() if use_shipped else str(own)
         self.runs = self.runs or str(base / "runs")
         self.out_dir = self.out_dir or str(base)
         if not Path(self.reference).is_file():
