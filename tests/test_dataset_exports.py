@@ -115,6 +115,10 @@ def lcb_problem_class():
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         return mod.CodeGenerationProblem, f"LiveCodeBench's {path}"
+    import warnings
+
+    warnings.warn("LiveCodeBench's CodeGenerationProblem is not available (not on PyPI; set "
+                  "MICROCODER_LCB_CODE_GENERATION): checking problems.jsonl with a reimplementation of its checks")
     return _ReimplementedCodeGenerationProblem, "reimplemented checks"
 
 
