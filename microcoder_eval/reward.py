@@ -39,10 +39,12 @@ POLICIES = ("binary", "fraction")
 
 @dataclass
 class RewardConfig:
-    """Reward policy and the sandbox settings used to compute it."""
+    """Reward policy and the sandbox settings used to compute it.
 
-    policy: str = field(default="binary", metadata={"help": "'binary' (1 if all tests pass) or 'fraction' (share of tests passed).",
-                                                    "choices": POLICIES})
+    (Metadata holds ``help`` only: microcoder-train hands it to TRL's argument parser as is.)
+    """
+
+    policy: str = field(default="binary", metadata={"help": "'binary' (1 if all tests pass) or 'fraction' (share of tests passed)."})
     no_code_reward: float = field(default=0.0, metadata={"help": "Reward for a completion with no closed python code block (a format penalty if negative)."})
     syntax_error_reward: float = field(default=0.0, metadata={"help": "Reward when the extracted code does not compile."})
     max_tests: int = field(default=0, metadata={"help": "Run at most this many tests per problem (0 = all), chosen deterministically from seed and question_id."})
@@ -51,9 +53,8 @@ class RewardConfig:
     sample_budget_s: float = field(default=30.0, metadata={"help": "Wall-clock budget per completion over all its tests, so a hung sample cannot stall the trainer (0 = timeout_s x tests)."})
     memory_mb: int = field(default=4096, metadata={"help": "Memory cap per test process, MiB."})
     workers: int = field(default=0, metadata={"help": "Sandbox workers (0 = one per CPU core)."})
-    mode: str = field(default="flex", metadata={"help": "Comparison mode: 'flex' or 'lcb'.", "choices": ("flex", "lcb")})
-    executor: str = field(default="local", metadata={"help": "'local' sandbox pool or 'ray' to offload execution to a Ray cluster.",
-                                                     "choices": ("local", "ray")})
+    mode: str = field(default="flex", metadata={"help": "Comparison mode: 'flex' or 'lcb'."})
+    executor: str = field(default="local", metadata={"help": "'local' sandbox pool or 'ray' to offload execution to a Ray cluster."})
     ray_address: str | None = field(default=None, metadata={"help": "Ray address for executor='ray'."})
     cache_size: int = field(default=65536, metadata={"help": "Results cached by (problem, extracted code); 0 disables the cache."})
 

@@ -118,6 +118,9 @@ class RewardService:
     def submit(self, problems: list[Problem | None], texts: list[str]) -> list[Future]:
         """Queue a request's items all at once, or raise ``QueueFull`` (nothing queued)."""
         items = [_Item(p, t) for p, t in zip(problems, texts)]
+        if len(items) > self.config.max_queue:
+            raise _HTTPError(413, f"request has {len(items)} items, more than --max-queue "
+                                  f"{self.config.max_queue}; split it or raise --max-queue")
         with self._cv:
             if self._closed:
                 raise QueueFull("server is shutting down")

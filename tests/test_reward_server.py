@@ -84,10 +84,63 @@ def test_health_metrics_and_bad_requests(server):
     assert 'code="400"' in text
 
 
-def test_full_queue_answers_503_and_queues_nothing(server):
-    code, out = post(server, "/score", {"items": [{"completion": ADD, "ground_truth": TESTS}] * 65})
-    assert code == 503 and "busy" in out["error"]
-    assert json.loads(get(server, "/health")[1])["queued"] == 0
+class _GatedReward:
+    """Stands in for EvaluatorReward: every batch waits for ``gate``; judges every item as passed."""
+
+    def __init__(self):
+        self.config = RewardConfig(workers=1)
+        self.eval_config = self.config.eval_config()
+        self.gate = threading.Event()
+        self.calls: list[int] = []
+
+    def evaluate(self, problems, texts):
+        self.gate.wait(30)
+        self.calls.append(len(problems))
+        from microcoder_eval.verdict import SampleResult, Status
+        return [SampleResult(p.question_id, 0, Status.PASSED, [], 0) for p in problems]
+
+    def problem_for(self, row):
+        from microcoder_eval.test_formats import problem_from_row
+        return problem_from_row(row)
+
+    def score_results(self, results):
+        return [1.0 if r is not None else None for r in results]
+
+
+def _wait_for(pred):
+    for _ in range(3000):
+        if pred():
+            return
+        threading.Event().wait(0.01)
+    raise AssertionError("condition not reached")
+
+
+def test_full_queue_answers_503_and_an_oversized_request_413():
+    fake = _GatedReward()
+    srv = make_server(reward=fake, server_config=ServerConfig(port=0, max_batch=1, batch_concurrency=1, max_queue=10))
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    item = {"completion": ADD, "ground_truth": TESTS}
+    try:
+        code, out = post(srv, "/score", {"items": [item] * 11})
+        assert code == 413 and "--max-queue" in out["error"]  # can never fit: not an endless 503
+        waiting = [threading.Thread(target=post, args=(srv, "/score", {"items": [item]}))]
+        waiting[0].start()
+        _wait_for(lambda: srv.service.state()["in_flight"] == 1)  # the only batch slot is busy
+        waiting.append(threading.Thread(target=post, args=(srv, "/score", {"items": [item] * 10})))
+        waiting[1].start()
+        _wait_for(lambda: srv.service.state()["queued"] == 10)  # the queue is full
+        code, out = post(srv, "/get_reward", {"query": [ADD], "prompts": [""], "labels": [TESTS]})
+        assert code == 503 and "busy" in out["error"]
+        assert srv.service.state()["queued"] == 10  # nothing of the refused request was queued
+        fake.gate.set()
+        for t in waiting:
+            t.join(30)
+        assert sum(fake.calls) == 11
+        _, text = get(srv, "/metrics")
+        assert "microcoder_reward_rejected_items_total 1" in text and 'code="503"' in text
+    finally:
+        fake.gate.set()
+        srv.close()
 
 
 def test_service_batches_items_of_concurrent_requests():
