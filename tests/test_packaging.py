@@ -32,8 +32,21 @@ def _run(cmd, **kw):
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("wheel")
+def installed():
+    # not under /tmp: the sandbox mounts an empty /tmp in its view, so an interpreter living there
+    # could not start inside it (real installs live in /opt/venv, ~/.venv, ...)
+    import shutil
+    import tempfile
+
+    (ROOT / "build").mkdir(exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="test-wheel-", dir=ROOT / "build"))
+    try:
+        yield _install(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _install(tmp: Path):
     wheels = tmp / "wheels"
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", wheels, ROOT])
     (wheel,) = wheels.glob("microcoder-*.whl")
