@@ -290,13 +290,28 @@ _DEFAULT: EvaluatorReward | None = None
 _DEFAULT_LOCK = threading.Lock()
 
 
-def default_reward() -> EvaluatorReward:
-    """Process-wide reward (warm workers reused across verl calls)."""
+_CONFIGURED: dict[tuple[tuple[str, Any], ...], EvaluatorReward] = {}
+
+
+def default_reward(**settings: Any) -> EvaluatorReward:
+    """Process-wide reward (warm workers reused across verl calls).
+
+    ``settings`` are ``RewardConfig`` fields (verl: ``custom_reward_function.reward_kwargs``, e.g.
+    ``+reward.custom_reward_function.reward_kwargs.timeout_s=4``); other keyword arguments verl
+    passes (``reward_router_address``, ...) are ignored. One reward per distinct setting.
+    """
     global _DEFAULT
+    names = {f.name for f in fields(RewardConfig)}
+    chosen = tuple(sorted((k, v) for k, v in settings.items() if k in names))
     with _DEFAULT_LOCK:
-        if _DEFAULT is None:
-            _DEFAULT = EvaluatorReward()
-        return _DEFAULT
+        if not chosen:
+            if _DEFAULT is None:
+                _DEFAULT = EvaluatorReward()
+            return _DEFAULT
+        reward = _CONFIGURED.get(chosen)
+        if reward is None:
+            reward = _CONFIGURED[chosen] = EvaluatorReward(RewardConfig(**dict(chosen)))
+        return reward
 
 
 def _row_from_ground_truth(ground_truth: Any, extra_info: dict[str, Any] | None) -> dict[str, Any]:
@@ -331,13 +346,16 @@ def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_
 
     verl needs a number, so an infrastructure failure scores 0.0 with ``valid=False`` (filter on it).
     """
-    return compute_score_batch([data_source], [solution_str], [ground_truth], [extra_info])[0]
+    return compute_score_batch([data_source], [solution_str], [ground_truth], [extra_info], **kwargs)[0]
 
 
 def compute_score_batch(data_sources: Sequence[str], solution_strs: Sequence[str], ground_truths: Sequence[Any],
                         extra_infos: Sequence[dict[str, Any] | None] | None = None, **kwargs: Any) -> list[dict[str, Any]]:
-    """verl ``BatchRewardManager`` entry point: one evaluator call for the whole batch."""
-    reward = default_reward()
+    """verl ``BatchRewardManager`` entry point: one evaluator call for the whole batch.
+
+    Keyword arguments that name ``RewardConfig`` fields configure the reward (verl's
+    ``reward_kwargs``); any others are ignored."""
+    reward = default_reward(**kwargs)
     solution_strs = [str(s) for s in _as_list(solution_strs, len(solution_strs))]
     ground_truths = _as_list(ground_truths, len(solution_strs))
     extra_infos = _as_list(extra_infos, len(solution_strs))  # verl passes a numpy object array

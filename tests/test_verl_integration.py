@@ -154,3 +154,14 @@ def test_verl_batch_reward_manager_with_dataproto(verl_modules):
     rewards = out["reward_tensor"].sum(dim=-1).tolist()
     assert rewards == [1.0, 0.0, 1.0]
     assert list(out["reward_extra_info"]["status"]) == ["passed", "wrong_answer", "passed"]
+
+
+def test_reward_kwargs_configure_the_verl_reward():
+    """verl passes custom_reward_function.reward_kwargs to compute_score as keyword arguments."""
+    half = "```python\na, b = map(int, input().split())\nprint(a + b if a < 5 else 0)\n```"
+    default = reward_mod.compute_score("codecontests", half, GT, None, reward_router_address=None)
+    fraction = reward_mod.compute_score("codecontests", half, GT, None, policy="fraction", workers=1)
+    assert default["score"] == 0.0 and fraction["score"] == 0.5
+    assert reward_mod.default_reward(policy="fraction", workers=1) is reward_mod.default_reward(workers=1, policy="fraction")
+    assert reward_mod.default_reward(unknown_key=1) is reward_mod.default_reward()
+    reward_mod.default_reward(policy="fraction", workers=1).close()
