@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
+from typing import Any
 
 from microcoder_eval.errors import UserError
 
@@ -18,12 +20,33 @@ SUBCOMMAND_MODULES = (
     "microcoder_eval.dataset.cli",
     "microcoder_eval.generation.cli",
     "microcoder_eval.leaderboard.cli",
+    "microcoder_eval.reward_server",
 )
+
+
+def version() -> str:
+    try:
+        from importlib.metadata import version as dist_version
+
+        return dist_version("microcoder")
+    except Exception:  # noqa: BLE001 - running from a checkout that is not installed
+        return "0+unknown"
+
+
+def _add_output_flags(p: argparse.ArgumentParser, default: Any) -> None:
+    """``-q/--quiet`` and ``-v/--verbose``, accepted before or after the subcommand."""
+    out = p.add_argument_group("output")
+    out.add_argument("-q", "--quiet", action="store_true", default=default,
+                     help="Less on stderr: no progress bars, only errors logged.")
+    out.add_argument("-v", "--verbose", action="count", default=default,
+                     help="More on stderr: -v info messages, -vv debug.")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="microcoder-eval", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    _add_output_flags(parser, None)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in SUBCOMMAND_MODULES:
         try:
             mod = importlib.import_module(name)
@@ -32,7 +55,37 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         mod.register(sub)
+    for p in sub.choices.values():  # after the subcommand too, without overriding a flag given before it
+        _add_output_flags(p, argparse.SUPPRESS)
     return parser
+
+
+class _StderrHandler(logging.StreamHandler):
+    """Writes to whatever ``sys.stderr`` is at the time (tests swap it)."""
+
+    @property  # type: ignore[override]
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        pass
+
+
+def configure_output(args: argparse.Namespace) -> None:
+    """Level of the ``microcoder_eval`` loggers from -q/-v (default: warnings); --quiet also turns
+    progress bars off where a command has them. The root logger is left alone."""
+    verbose = getattr(args, "verbose", None) or 0
+    level = logging.ERROR if getattr(args, "quiet", None) else (
+        logging.WARNING, logging.INFO, logging.DEBUG)[min(verbose, 2)]
+    log = logging.getLogger("microcoder_eval")
+    log.setLevel(level)
+    if not any(isinstance(h, _StderrHandler) for h in log.handlers):
+        handler = _StderrHandler()
+        handler.setFormatter(logging.Formatter("microcoder-eval: %(levelname)s: %(message)s"))
+        log.addHandler(handler)
+    if getattr(args, "quiet", None) and hasattr(args, "progress"):
+        args.progress = False
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     reset_inherited_limits()  # an inherited `ulimit -f` must not break writing results
     parser = build_parser()
     args = parser.parse_args(argv)
+    configure_output(args)
     try:
         return int(args.func(args) or 0)
     except UserError as e:

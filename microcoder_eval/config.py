@@ -10,8 +10,11 @@ from microcoder_eval.errors import UserError
 MODES = ("flex", "lcb")
 
 
-def _help(text: str, **kw: Any) -> Any:
-    return field(metadata={"help": text}, **kw)
+def _help(text: str, choices: tuple[str, ...] | None = None, **kw: Any) -> Any:
+    meta: dict[str, Any] = {"help": text}
+    if choices:
+        meta["choices"] = choices  # the CLI offers exactly these (add_dataclass_args)
+    return field(metadata=meta, **kw)
 
 
 @dataclass
@@ -19,7 +22,7 @@ class EvalConfig:
     """How samples are executed and judged."""
 
     mode: str = _help("Comparison mode: 'flex' (cascade of named rules, the default) or 'lcb' "
-                      "(reproduce LiveCodeBench's grader verdicts).", default="flex")
+                      "(reproduce LiveCodeBench's grader verdicts).", default="flex", choices=MODES)
     timeout_s: float = _help("Per-test wall-clock limit in seconds (LiveCodeBench uses 6).", default=6.0)
     memory_mb: int = _help("Address-space cap per test process in MiB (0 = no cap).", default=4096)
     output_limit_mb: int = _help("Cap on stdout and on any file a solution writes, MiB.", default=64)
@@ -41,12 +44,12 @@ class EvalConfig:
     infra_retries: int = _help("Retries of a test whose sandbox worker died before an infra_error "
                                "verdict is given.", default=1)
     executor: str = _help("Where samples run: 'local' (this machine's sandbox pool) or 'ray' (a Ray "
-                          "cluster; pip install 'microcoder[ray]').", default="local")
+                          "cluster; pip install 'microcoder[ray]').", default="local", choices=("local", "ray"))
     ray_address: str | None = _help("Ray cluster address for --executor ray (e.g. ray://head:10001 or "
                                     "'auto'); unset starts a local Ray instance.", default=None)
     extract_mode: str = _help("Code extraction: 'flex' (last complete python block, <think> ignored) or "
                               "'lcb' (between the last two ``` lines). Defaults to the comparison mode.",
-                              default="")
+                              default="", choices=MODES)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:

@@ -4,14 +4,14 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import MISSING, dataclass, field, fields
-from pathlib import Path
 from typing import Any
 
+from microcoder_eval import resources
 from microcoder_eval.config import EvalConfig
 from microcoder_eval.errors import UserError
 
-DEFAULT_PROBLEMS = str(Path(__file__).resolve().parent.parent / "data" / "lcb_sample_problems.jsonl")
-DEFAULT_SAMPLES = str(Path(__file__).resolve().parent.parent / "data" / "lcb_sample_completions.jsonl")
+DEFAULT_PROBLEMS = resources.sample_problems()  # the checkout's data/, or the wheel's package data
+DEFAULT_SAMPLES = resources.sample_completions()
 
 
 @dataclass
@@ -41,20 +41,70 @@ class EvaluateJob:
             raise UserError(f"--ks {self.ks!r} needs positive integers, e.g. 1,5,10")
 
 
+def _field_groups(cls: type) -> dict[str, str]:
+    """Field name -> section title, from ``# ---- title`` comments in the dataclass body (if any)."""
+    import inspect
+    import re
+
+    try:
+        source = inspect.getsource(cls)
+    except (OSError, TypeError):
+        return {}
+    out: dict[str, str] = {}
+    title = ""
+    for line in source.splitlines():
+        m = re.match(r"\s*# -{2,}\s*(.+?)\s*$", line)
+        if m:
+            title = m.group(1)
+            continue
+        m = re.match(r"\s{4}(\w+)\s*:", line)
+        if m and title:
+            out[m.group(1)] = title
+    return out
+
+
 def add_dataclass_args(parser: argparse.ArgumentParser, cls: type, skip: tuple[str, ...] = ()) -> None:
-    """Expose a config dataclass's fields as ``--kebab-case`` flags with their help text."""
+    """Expose a config dataclass's fields as ``--kebab-case`` flags with their help text.
+
+    One argument group per dataclass (titled by its docstring), or per ``# ---- title`` section of
+    its body; the field's ``choices`` (metadata) as the metavar; the default in every help line. The
+    ``--snake_case`` spelling of each flag is accepted too (hidden from help), for scripts written
+    against TRL-style flags.
+    """
+    doc = (cls.__doc__ or cls.__name__).strip().splitlines()[0].rstrip(".")
+    sections = _field_groups(cls)
+    groups: dict[str, Any] = {}
+
+    def group_for(name: str) -> Any:
+        title = f"{doc}: {sections[name]}" if name in sections else doc
+        if title not in groups:
+            groups[title] = parser.add_argument_group(title)
+        return groups[title]
+
     for f in fields(cls):
         if f.name in skip or not f.init:
             continue
         flag = "--" + f.name.replace("_", "-")
         default = f.default if f.default is not MISSING else None
         helptext = f.metadata.get("help", "")
+        choices = f.metadata.get("choices") or ()
         typ = str(getattr(f.type, "__name__", f.type))
+        target = group_for(f.name)
+        alias = ["--" + f.name] if "_" in f.name else []
         if typ == "bool":
-            parser.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=default, help=helptext)
+            target.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=default, help=helptext)
+            for a in alias:
+                target.add_argument(a, dest=f.name, action=argparse.BooleanOptionalAction,
+                                    default=argparse.SUPPRESS, help=argparse.SUPPRESS)
         else:  # "int | None" converts as int, "float | None" as float
             conv = int if typ.startswith("int") else float if typ.startswith("float") else str
-            parser.add_argument(flag, dest=f.name, type=conv, default=default, help=f"{helptext} (default: {default})")
+            shown = "none" if default is None or default == "" else default
+            # choices are shown, and checked by the dataclass (one-line error that names the fix)
+            metavar = "{" + ",".join(c for c in choices if c) + "}" if choices else None
+            target.add_argument(flag, dest=f.name, type=conv, default=default, metavar=metavar,
+                                help=f"{helptext} (default: {shown})")
+            for a in alias:
+                target.add_argument(a, dest=f.name, type=conv, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
 
 def dataclass_from_args(cls: type, args: argparse.Namespace) -> Any:

@@ -112,6 +112,11 @@ def problem_from_lcb_record(rec: dict[str, Any]) -> Problem:
     cdate = rec.get("contest_date") or ""
     if isinstance(cdate, (datetime, date)):
         cdate = cdate.isoformat()
+    # build-dataset's export maps values onto LiveCodeBench's enums and keeps the originals here
+    ours = meta.get("microcoder") if isinstance(meta.get("microcoder"), dict) else {}
+    rec = {**rec, **{k: ours[k] for k in ("platform", "difficulty", "source") if k in ours}}
+    if "contest_date" in ours:
+        cdate = str(ours["contest_date"] or "")
     return Problem(
         question_id=str(qid),
         question_title=str(rec.get("question_title") or ""),
@@ -260,7 +265,7 @@ def load_problems(
 
 
 def dedupe_id(qid: str, seen: set[str]) -> str:
-    """Return ``qid``, or ``qid#k`` for its k-th repeat (real LCB dumps repeat e.g. abc377_f).
+    """Return ``qid``, or ``qid#k`` for its k-th repeat (LiveCodeBench's releases do not repeat ids; concatenated or hand-merged files can).
 
     Sample files that repeat the id in the same order map onto the same ``#k`` names.
     """

@@ -10,9 +10,13 @@ Reward policy (``RewardConfig``):
 * ``max_tests`` > 0 runs a deterministic, seeded subset of each problem's tests.
 Per-sample verdicts of the last call are in ``reward.last_results`` and, under TRL, logged as
 completion-table columns (``log_extra``) plus pass-rate / verdict-mix metrics (``log_metric``).
-"""
-from __future__ import annotations
 
+verl may load this file by path (``custom_reward_function.path=.../reward.py``) as a module that is
+not in ``sys.modules``. Annotations are therefore evaluated (no ``from __future__ import
+annotations``: ``dataclasses`` looks string annotations up in ``sys.modules[cls.__module__]``), and
+a copy loaded that way hands verl's calls to the installed ``microcoder_eval.reward`` so one
+process keeps one warm evaluator.
+"""
 import atexit
 import hashlib
 import json
@@ -35,7 +39,10 @@ POLICIES = ("binary", "fraction")
 
 @dataclass
 class RewardConfig:
-    """Reward policy and the sandbox settings used to compute it."""
+    """Reward policy and the sandbox settings used to compute it.
+
+    (Metadata holds ``help`` only: microcoder-train hands it to TRL's argument parser as is.)
+    """
 
     policy: str = field(default="binary", metadata={"help": "'binary' (1 if all tests pass) or 'fraction' (share of tests passed)."})
     no_code_reward: float = field(default=0.0, metadata={"help": "Reward for a completion with no closed python code block (a format penalty if negative)."})
@@ -82,6 +89,34 @@ def completion_text(completion: Any) -> str:
     return "" if completion is None else str(completion)
 
 
+def plain(value: Any) -> Any:
+    """``value`` with numpy arrays, numpy scalars and tuples turned into lists and Python scalars.
+
+    verl hands ``extra_info``/``ground_truth`` over as numpy object arrays (and parquet list
+    columns come back as arrays inside them); hashing or parsing those as-is is wrong or fails.
+    """
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (str, bytes, int, float, bool)) or value is None:
+        return value
+    tolist = getattr(value, "tolist", None)  # numpy arrays and numpy scalars
+    if callable(tolist):
+        return plain(tolist())
+    return value
+
+
+def _as_list(values: Any, n: int) -> list[Any]:
+    """A batch argument as a list of length ``n`` (``None``, a list, or a numpy object array)."""
+    if values is None:
+        return [None] * n
+    out = list(values)
+    if len(out) != n:
+        raise ValueError(f"batch argument has {len(out)} items for {n} completions")
+    return out
+
+
 def _problem_key(p: Problem) -> str:
     blob = json.dumps([p.question_id, p.func_name, [t.to_dict() for t in p.tests]], sort_keys=True)
     return hashlib.sha1(blob.encode()).hexdigest()
@@ -96,7 +131,9 @@ class EvaluatorReward:
         self.__name__ = f"microcoder_{self.config.policy}"
         self._executor = executor
         self._own_executor = executor is None
+        self._atexit_registered = False
         self._lock = threading.Lock()
+        self._executor_lock = threading.Lock()  # verl calls compute_score from a thread pool
         self._cache: OrderedDict[tuple[str, str], SampleResult] = OrderedDict()
         self._problems: dict[str, Problem] = {}
         self.last_results: list[SampleResult | None] = []
@@ -105,15 +142,22 @@ class EvaluatorReward:
     # ------------------------------------------------------------------ lifecycle
     @property
     def executor(self) -> Any:
-        if self._executor is None:
-            self._executor = make_executor(self.eval_config)
-            atexit.register(self.close)
-        return self._executor
+        ex = self._executor
+        if ex is None:
+            with self._executor_lock:  # threads racing here must not each start a pool
+                if self._executor is None:
+                    self._executor = make_executor(self.eval_config)
+                    if not self._atexit_registered:
+                        atexit.register(self.close)
+                        self._atexit_registered = True
+                ex = self._executor
+        return ex
 
     def close(self) -> None:
-        if self._executor is not None and self._own_executor:
-            self._executor.close()
-            self._executor = None
+        with self._executor_lock:
+            if self._executor is not None and self._own_executor:
+                self._executor.close()
+                self._executor = None
 
     # ------------------------------------------------------------------ problems
     def _select_tests(self, p: Problem) -> Problem:
@@ -129,6 +173,7 @@ class EvaluatorReward:
 
     def problem_for(self, row: dict[str, Any]) -> Problem:
         """Problem for one dataset row (memoised: rows repeat across a GRPO group)."""
+        row = plain(row)
         blob = json.dumps(row, sort_keys=True, default=str)
         key = hashlib.sha1(blob.encode()).hexdigest()
         p = self._problems.get(key)
@@ -245,16 +290,40 @@ _DEFAULT: EvaluatorReward | None = None
 _DEFAULT_LOCK = threading.Lock()
 
 
-def default_reward() -> EvaluatorReward:
-    """Process-wide reward (warm workers reused across verl calls)."""
+_CONFIGURED: dict[tuple[tuple[str, Any], ...], EvaluatorReward] = {}
+
+
+def default_reward(**settings: Any) -> EvaluatorReward:
+    """Process-wide reward (warm workers reused across verl calls).
+
+    ``settings`` are ``RewardConfig`` fields (verl: ``custom_reward_function.reward_kwargs``, e.g.
+    ``+reward.custom_reward_function.reward_kwargs.timeout_s=4``); other keyword arguments verl
+    passes (``reward_router_address``, ...) are ignored. One reward per distinct setting.
+    """
     global _DEFAULT
+    names = {f.name for f in fields(RewardConfig)}
+    chosen = tuple(sorted((k, v) for k, v in settings.items() if k in names))
     with _DEFAULT_LOCK:
-        if _DEFAULT is None:
-            _DEFAULT = EvaluatorReward()
-        return _DEFAULT
+        if not chosen:
+            if _DEFAULT is None:
+                _DEFAULT = EvaluatorReward()
+            return _DEFAULT
+        reward = _CONFIGURED.get(chosen)
+        if reward is None:
+            reward = _CONFIGURED[chosen] = EvaluatorReward(RewardConfig(**dict(chosen)))
+        return reward
 
 
 def _row_from_ground_truth(ground_truth: Any, extra_info: dict[str, Any] | None) -> dict[str, Any]:
+    ground_truth = plain(ground_truth)
+    extra_info = plain(extra_info) if isinstance(extra_info, dict) else None
+    if isinstance(ground_truth, str) and ground_truth.lstrip().startswith("{") and "_test_cases" in ground_truth:
+        try:  # build-dataset's verl export: the LCB test fields as a JSON string
+            decoded = json.loads(ground_truth)
+        except ValueError:
+            decoded = None
+        if isinstance(decoded, dict) and ("public_test_cases" in decoded or "private_test_cases" in decoded):
+            ground_truth = decoded
     row: dict[str, Any] = {"ground_truth": ground_truth}
     if isinstance(ground_truth, dict) and ("public_test_cases" in ground_truth or "private_test_cases" in ground_truth):
         row = dict(ground_truth)
@@ -277,14 +346,19 @@ def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_
 
     verl needs a number, so an infrastructure failure scores 0.0 with ``valid=False`` (filter on it).
     """
-    return compute_score_batch([data_source], [solution_str], [ground_truth], [extra_info])[0]
+    return compute_score_batch([data_source], [solution_str], [ground_truth], [extra_info], **kwargs)[0]
 
 
 def compute_score_batch(data_sources: Sequence[str], solution_strs: Sequence[str], ground_truths: Sequence[Any],
                         extra_infos: Sequence[dict[str, Any] | None] | None = None, **kwargs: Any) -> list[dict[str, Any]]:
-    """verl ``BatchRewardManager`` entry point: one evaluator call for the whole batch."""
-    reward = default_reward()
-    extra_infos = extra_infos or [None] * len(solution_strs)
+    """verl ``BatchRewardManager`` entry point: one evaluator call for the whole batch.
+
+    Keyword arguments that name ``RewardConfig`` fields configure the reward (verl's
+    ``reward_kwargs``); any others are ignored."""
+    reward = default_reward(**kwargs)
+    solution_strs = [str(s) for s in _as_list(solution_strs, len(solution_strs))]
+    ground_truths = _as_list(ground_truths, len(solution_strs))
+    extra_infos = _as_list(extra_infos, len(solution_strs))  # verl passes a numpy object array
     problems: list[Problem | None] = []
     for gt, extra in zip(ground_truths, extra_infos):
         try:
@@ -298,3 +372,14 @@ def compute_score_batch(data_sources: Sequence[str], solution_strs: Sequence[str
         results[i] = r
     scores = reward.score_results(results)
     return [_verl_dict(s, r) for s, r in zip(scores, results)]
+
+
+if __name__ != "microcoder_eval.reward":  # loaded by file path (verl): share the installed module's evaluator
+    try:
+        import microcoder_eval.reward as _installed
+    except ImportError:  # pragma: no cover - this file outside an installed package
+        pass
+    else:
+        default_reward = _installed.default_reward  # noqa: F811
+        compute_score = _installed.compute_score  # noqa: F811
+        compute_score_batch = _installed.compute_score_batch  # noqa: F811

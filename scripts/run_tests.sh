@@ -15,4 +15,8 @@ fi
 # torch first, pinned to the CPU build (a looser spec pulls a multi-GB CUDA build)
 .venv/bin/python -m pip install -q "torch==2.13.0"
 .venv/bin/python -m pip install -q -e ".[dev,dataset,train,ray]"
+# verl's reward loading and reward managers, next to [train] (whose transformers verl's metadata
+# excludes): --no-deps, so nothing replaces torch or transformers (README "verl")
+.venv/bin/python -m pip install -q --no-deps "verl==0.9.1" "tensordict==0.10.0" "codetiming==1.4.0" \
+  "hydra-core==1.3.8" "omegaconf==2.4.0" "antlr4-python3-runtime==4.9.3" "pyvers==0.2.3" "cloudpickle>=3"
 exec .venv/bin/python -m pytest -n 2 -q "$@"

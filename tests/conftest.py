@@ -7,7 +7,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
-REAL = ROOT.parent / "shared" / "real"
+
+
+def _find_real() -> Path:
+    """``../shared/real`` next to the checkout, or next to any folder above it (git worktrees)."""
+    for base in ROOT.parents:
+        cand = base / "shared" / "real"
+        if cand.is_dir():
+            return cand
+    return ROOT.parent / "shared" / "real"
+
+
+REAL = _find_real()
 
 
 @pytest.fixture(scope="session")

@@ -219,12 +219,16 @@ def test_real_same_problems_read_through_different_readers_agree():
 
     _, lcb, _, _ = read(real("lcb_problems/lcb_v5window_2408-2502_reconstructed_279_public_tests_only.jsonl"))
     _, rllm, _, _ = read(real("lcb_problems/raw_sources/rllm_livecodebench_test_2408-2502_public_only.json"))
-    by_text = {normalize(p.question_content)[:300]: p for p in rllm.values()}
+    # Pair by id where both sides carry one, else by the whole normalised statement: two AtCoder
+    # statements can share their first 300 characters (abc377_c / abc377_f).
+    by_id = {p.question_id: p for p in rllm.values() if p.question_id}
+    by_text = {normalize(p.question_content): p for p in rllm.values()}
     matched = 0
     for p in lcb.values():
-        q = by_text.get(normalize(p.question_content)[:300])
+        q = by_id.get(p.question_id) or by_text.get(normalize(p.question_content))
         if q is None:
             continue
+        assert normalize(q.question_content) == normalize(p.question_content)
         matched += 1
         assert [(t.input, t.output, t.testtype) for t in p.tests] == [(t.input, t.output, t.testtype) for t in q.tests]
         assert p.func_name == q.func_name

@@ -166,7 +166,10 @@ def test_retries_exhausted_is_a_one_line_error(server, tmp_path, capsys):
     srv = server(lambda path, body: (503, {"error": {"message": "overloaded"}}, {}))
     out = tmp_path / "c.jsonl"
     assert main(gen_args(srv.url, out, "-n", "1", "--limit", "1", "--retries", "2")) == 2
-    err = capsys.readouterr().err.strip().splitlines()
+    lines = capsys.readouterr().err.strip().splitlines()
+    warnings = [line for line in lines if ": WARNING: " in line]  # one logged line per retry
+    err = [line for line in lines if line not in warnings]
+    assert len(warnings) == 2 and all("retry" in w and "HTTP 503" in w for w in warnings)
     assert len(err) == 1 and "failed 3 times" in err[0] and "HTTP 503: overloaded" in err[0]
     assert len(srv.requests) == 3
 

@@ -20,7 +20,9 @@ from microcoder_eval.generation.prompts import (
 from microcoder_eval.lcb import load_problems
 from microcoder_eval.problem import Problem
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "real" / "lcb_problems"
+from conftest import REAL as _REAL  # noqa: E402
+
+REAL = _REAL / "lcb_problems"
 QWQ = REAL / "qwq_eval_livecodebench_v5_2408-2502.jsonl"
 RECON = REAL / "lcb_v5window_2408-2502_reconstructed_279_public_tests_only.jsonl"
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "lcb_sample_problems.jsonl"
@@ -32,7 +34,7 @@ def test_qwq_style_is_byte_identical_to_qwens_published_lcb_prompts():
     for line in QWQ.open():
         rec = json.loads(line)
         official.setdefault(rec["question_id"], []).append(rec["prompt"])
-    problems = load_problems(RECON)  # repeated ids (abc377_f) come back as abc377_f#2
+    problems = load_problems(RECON)
     assert len(problems) == sum(map(len, official.values())) == 279
     mismatched = []
     for p in problems:

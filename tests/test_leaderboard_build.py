@@ -53,7 +53,23 @@ def test_groups_are_per_window_and_ranked_by_pass_at_1():
     assert [[e["model"] for e in g["entries"]] for g in board["groups"]] == [["N", "M"], ["O"]]
     md = to_markdown(board)
     assert md.index("2025-02-01 – 2025-05-01") < md.index("2024-08-01 – 2025-02-01")
-    assert "| 1 | N | GRPO | **30.0** | – | – | – | reported | published | [paper](https://example.org/p) |" in md
+    assert "| 1 | N | GRPO | **30.0** | – | – | – | – | – | reported | [paper](https://example.org/p) |" in md
+
+
+def test_published_rows_and_our_runs_are_separate_tables_with_context_lengths():
+    ref = validate({**ENTRY, "settings": {"train_context": "4K", "eval_context": "8K"}}, "ref")
+    ours = validate({**ENTRY, "model": "mine", "kind": "ours", "grader": "lcb", "source": {"title": "run x"},
+                     "settings": {"max_tokens": 8192, "n": 10},
+                     "scores": {"pass@1": {"all": 50.0, "easy": 80.0, "medium": 40.0, "hard": 10.0}}}, "ours")
+    md = to_markdown(build([ref, ours]))
+    assert md.index("**Published (reference)**") < md.index("**Our runs (this repository)**")
+    published = md[md.index("**Published"):md.index("**Our runs")]
+    assert "| 1 | M | GRPO | **20.0** | – | – | – | 4K | 8K | reported |" in published and "mine" not in published
+    assert "| 1 | mine | GRPO | **50.0** | 80.0 | 40.0 | 10.0 | – | 8192 tok | lcb | 10 | run x |" in md
+    for table in md.split("\n\n"):  # every table's separator has one cell per header cell
+        rows = [r for r in table.splitlines() if r.startswith("|")]
+        if rows:
+            assert rows[1].count("|") == rows[0].count("|") and all(r.count("|") == rows[0].count("|") for r in rows)
 
 
 @pytest.mark.parametrize("change, message", [

@@ -16,7 +16,7 @@ from microcoder_train.data import build_train_dataset  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEMS = ROOT / "data" / "lcb_sample_problems.jsonl"
-REAL = ROOT.parent / "shared" / "real"
+from conftest import REAL  # noqa: E402
 
 
 def test_lcb_records_become_eval_prompts_and_reward_columns():

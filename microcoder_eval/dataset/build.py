@@ -21,8 +21,16 @@ from microcoder_eval.dataset.config import BuildDatasetConfig, file_fingerprint,
 from microcoder_eval.dataset.export import export
 from microcoder_eval.dataset.report import histograms, to_markdown, write_png
 from microcoder_eval.dataset.store import RunCache, Stage, StageWriter
+from microcoder_eval.errors import UserError
 
 EvaluatorFactory = Callable[[BuildDatasetConfig, list[str]], Any]
+
+# the flag that loosens each stage, for the "no problems survive" error
+_LOOSEN = {"read": "check the input files and --format", "min_tests": "lower --min-tests",
+           "dedup": "raise --near-dup-threshold or pass --no-dedup",
+           "decontaminate": "raise --statement-overlap/--test-overlap or narrow the eval window",
+           "verify": "check the reference solutions, leave out --require-reference, or pass --no-verify",
+           "difficulty": "widen --min-pass-rate/--max-pass-rate or lower --min-completions"}
 
 
 def _default_evaluator(cfg: BuildDatasetConfig, hide: list[str]) -> Any:
@@ -84,7 +92,19 @@ class Pipeline:
         self.stages.append(stats)
         self.upstream = key
         self.current = stage
+        if stats["output"] == 0:
+            self._nothing_left(stats, stage)
         return stage
+
+    def _nothing_left(self, stats: dict[str, Any], stage: Stage) -> None:
+        """Stop with one line that names the stage, its reasons and the flag to change."""
+        reasons = ", ".join(f"{k}={v}" for k, v in sorted(stats["dropped"].items(), key=lambda kv: -kv[1]))
+        if stats["input"] == 0:
+            what = f"no problems were read from {', '.join(self.cfg.inputs)}"
+        else:
+            what = f"stage '{stats['stage']}' dropped all {stats['input']} problems ({reasons or 'no reason'})"
+        hint = _LOOSEN.get(stats["stage"], "loosen that stage's settings")
+        raise UserError(f"no problems left to export: {what}; see {stage.dir / 'dropped.jsonl'}; {hint}")
 
     def skip_stage(self, name: str, why: str) -> None:
         self.index += 1
@@ -108,7 +128,7 @@ class Pipeline:
         inputs = [file_fingerprint(p) for p in cfg.inputs]
         try:
             self._stages(inputs)
-            outputs = export(self.problems(), self.out, progress=cfg.progress)
+            outputs = export(self.problems(), self.out, progress=cfg.progress, prompt_style=cfg.prompt_style)
         finally:
             self.evaluator.close()
         return self._finish(inputs, outputs, started)
@@ -122,7 +142,8 @@ class Pipeline:
         self.run_stage("min_tests", {"min_tests": cfg.min_tests},
                        lambda w: filters.run_min_tests(self.problems(), w, cfg.min_tests))
         if cfg.dedup:
-            self.run_stage("dedup", {"t": cfg.near_dup_threshold, "s": cfg.shingle_size, "p": cfg.minhash_num_perm},
+            self.run_stage("dedup", {"t": cfg.near_dup_threshold, "s": cfg.shingle_size, "p": cfg.minhash_num_perm,
+                                     "rule": "variants-v1"},  # bump when the duplicate rule changes
                            lambda w: dedup.run_dedup(self.problems(), self.problems(), w, cfg.near_dup_threshold,
                                                      cfg.shingle_size, cfg.minhash_num_perm, cfg.progress))
         else:

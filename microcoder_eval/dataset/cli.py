@@ -51,5 +51,6 @@ def run(args: argparse.Namespace) -> int:
         out.write(f"{s['stage']:<14} {s['input']:>7} {s['output']:>7}  {drops}\n")
     o = manifest["outputs"]
     out.write(f"{manifest['final_count']} problems -> {o['lcb_jsonl']}, {o['parquet']}, {o['hf_dataset']}\n")
+    out.write(f"for trainers: verl {o['verl_parquet']}, TRL {o['trl_dataset']}\n")
     out.write(f"manifest: {o['manifest']}  report: {o['report_md']}\n")
     return 0

@@ -13,8 +13,11 @@ from microcoder_eval.errors import UserError
 EVAL_MODES = ("flex", "lcb")
 
 
-def _help(text: str, **kw: Any) -> Any:
-    return field(metadata={"help": text}, **kw)
+def _help(text: str, choices: tuple[str, ...] | None = None, **kw: Any) -> Any:
+    meta: dict[str, Any] = {"help": text}
+    if choices:
+        meta["choices"] = choices  # the CLI offers exactly these (add_dataclass_args)
+    return field(metadata=meta, **kw)
 
 
 @dataclass
@@ -23,11 +26,13 @@ class BuildDatasetConfig:
 
     inputs: list[str] = _help("Source files (.jsonl/.json/.parquet) or raw APPS folders; formats may differ.",
                               default_factory=list)
-    out_dir: str = _help("Output folder: stages/ (resumable stage outputs), dataset.parquet, hf/ "
-                         "(datasets.save_to_disk), problems.jsonl (LCB format), manifest.json, report.md/png.",
+    out_dir: str = _help("Output folder: stages/ (resumable stage outputs), problems.jsonl (loadable by "
+                         "LiveCodeBench), verl/train.parquet, trl/ (for GRPOTrainer), dataset.parquet, hf/ "
+                         "(datasets.save_to_disk), manifest.json, report.md/png.",
                          default="dataset_out")
     format: str = _help("Source format for every input: 'auto' (detect per file) or one of lcb, apps, "
-                        "codecontests, deepcoder, plain, verl, leetcodedataset.", default="auto")
+                        "codecontests, deepcoder, plain, verl, leetcodedataset.", default="auto",
+                        choices=("auto", "lcb", "apps", "codecontests", "deepcoder", "plain", "verl", "leetcodedataset"))
     include_generated_tests: bool = _help("CodeContests: also use generated_tests (besides public/private).",
                                           default=True)
     keep_solutions: int = _help("Reference solutions kept per problem from the source, in source order "
@@ -87,10 +92,14 @@ class BuildDatasetConfig:
                                  default=0.95)
     # ---- evaluator
     eval_mode: str = _help("Evaluator comparison mode for verification and completions: flex or lcb.",
-                           default="flex")
+                           default="flex", choices=("flex", "lcb"))
     timeout_s: float = _help("Per-test time limit in seconds.", default=6.0)
     memory_mb: int = _help("Memory cap per test process in MiB (0 = none).", default=4096)
     workers: int = _help("Parallel sandbox workers (0 = one per CPU core).", default=0)
+    # ---- exports
+    prompt_style: str = _help("Prompt of the verl/ and trl/ exports: lcb (system + user, LiveCodeBench's), "
+                              "lcb_user (one user turn) or qwq.", default="lcb",
+                              choices=("lcb", "lcb_user", "qwq"))
     # ---- run control
     overwrite: bool = _help("Discard stage outputs and caches in out_dir instead of resuming.", default=False)
     progress: bool = _help("Show progress bars.", default=True)
@@ -131,6 +140,10 @@ class BuildDatasetConfig:
         if self.min_pass_rate > self.max_pass_rate:
             raise UserError(f"min_pass_rate={self.min_pass_rate} > max_pass_rate={self.max_pass_rate}: the band "
                             "[min, max] is empty; swap them")
+        from microcoder_eval.generation.prompts import PROMPT_STYLES
+
+        if self.prompt_style not in PROMPT_STYLES:
+            raise UserError(f"prompt_style {self.prompt_style!r} is unknown; choose one of {', '.join(PROMPT_STYLES)}")
         if self.completions and self.pass_rate_column:
             raise UserError("give --completions or --pass-rate-column, not both")
         if self.completions and not Path(self.completions).is_file():

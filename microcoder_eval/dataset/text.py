@@ -87,3 +87,56 @@ def word_ngrams(words: list[str], n: int) -> set[str]:
     if len(words) < n:
         return {" ".join(words)}
     return {" ".join(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+
+# ---------------------------------------------------------------- what tells two similar statements apart
+_VERSION_RE = re.compile(r"\bthis is (?:the|an?) (\w+) version\b|\((\w+) version\)", re.IGNORECASE)
+_VERSION_WORDS = {"easier": "easy", "harder": "hard"}
+# an upper bound: "≤ X", "<= X", "\le X", "\leq X", "< X", "at most X", "does not exceed X", ...
+_BOUND_RE = re.compile(r"(?:≤|<=|&le;|\\leq?(?![a-z])|\\lt(?![a-z])|<|\bat most|\bnot exceed|\bdoes not exceed"
+                       r"|\bno more than|\bup to)\s*", re.IGNORECASE)
+_LATEX_NOISE_RE = re.compile(r"^(?:\$|\{|\\mathbf|\\mathrm|\\text|\\bf|\s)+")
+_VALUE_RE = re.compile(r"(?P<a>\d+(?:(?:\\,|\\ |[ ,'’ ])\d{3})*)(?!\d)"
+                       r"(?:\s*\^\s*\{?\s*(?P<ae>\d+)\s*\}?)?"
+                       r"(?:\s*(?:\\cdot|\\times|·|×|\*|⋅)\s*(?P<b>\d+)\s*\^\s*\{?\s*(?P<be>\d+)\s*\}?)?")
+
+
+def version_labels(text: str) -> frozenset[str]:
+    """Versions a statement or title declares: "This is the hard version ..." / "... (Easy Version)"."""
+    out = set()
+    for m in _VERSION_RE.finditer(text):
+        word = (m.group(1) or m.group(2)).lower()
+        out.add(_VERSION_WORDS.get(word, word))
+    return frozenset(out)
+
+
+def _value(m: re.Match) -> int | None:
+    try:
+        a = int(re.sub(r"\D", "", m.group("a")))
+        if m.group("ae"):
+            if int(m.group("ae")) > 64:
+                return None
+            a **= int(m.group("ae"))
+        if m.group("b"):
+            if int(m.group("be")) > 64:
+                return None
+            a *= int(m.group("b")) ** int(m.group("be"))
+        return a
+    except ValueError:
+        return None
+
+
+def constraint_bounds(text: str) -> frozenset[int]:
+    """Numeric upper bounds a statement states (``n ≤ 2·10^5``, ``$k \\le 10^{12}$``, ``at most 7``),
+    as integers, so ``2 \\cdot 10^5``, ``2·10^5`` and ``200 000`` agree."""
+    text = unicodedata.normalize("NFKC", text)
+    out = set()
+    for op in _BOUND_RE.finditer(text):
+        rest = text[op.end():op.end() + 60]
+        rest = _LATEX_NOISE_RE.sub("", rest)
+        m = _VALUE_RE.match(rest)
+        if m:
+            v = _value(m)
+            if v is not None:
+                out.add(v)
+    return frozenset(out)

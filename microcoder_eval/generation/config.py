@@ -5,15 +5,19 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from microcoder_eval import resources
 from microcoder_eval.errors import UserError
 from microcoder_eval.generation.prompts import PROMPT_STYLES
 
 BACKENDS = ("openai", "vllm", "transformers")
-DEFAULT_PROBLEMS = str(Path(__file__).resolve().parents[2] / "data" / "lcb_sample_problems.jsonl")
+DEFAULT_PROBLEMS = resources.sample_problems()
 
 
-def _help(text: str, **kw: Any) -> Any:
-    return field(metadata={"help": text}, **kw)
+def _help(text: str, choices: tuple[str, ...] | None = None, **kw: Any) -> Any:
+    meta: dict[str, Any] = {"help": text}
+    if choices:
+        meta["choices"] = choices  # the CLI offers exactly these (add_dataclass_args)
+    return field(metadata=meta, **kw)
 
 
 @dataclass
@@ -30,13 +34,13 @@ class GenerateConfig:
     limit: int = _help("Use only the first N problems after filtering (0 = all).", default=0)
     backend: str = _help("Generation backend: 'openai' (an OpenAI-compatible server such as `vllm serve`), "
                          "'vllm' (offline vLLM on this machine's GPU) or 'transformers' (CPU fallback).",
-                         default="openai")
+                         default="openai", choices=BACKENDS)
     model: str = _help("Model: a local model folder (vllm/transformers), or the served model name (openai).",
                        default="")
     base_url: str = _help("OpenAI-compatible server URL including /v1.", default="http://127.0.0.1:8000/v1")
     api: str = _help("HTTP endpoint: 'chat' (/v1/chat/completions, the server applies the chat template) or "
                      "'completions' (/v1/completions with a prompt rendered here from --tokenizer).",
-                     default="chat")
+                     default="chat", choices=("chat", "completions"))
     api_key_env: str = _help("Environment variable holding the API key (sent as a Bearer token if set).",
                              default="OPENAI_API_KEY")
     tokenizer: str = _help("Local tokenizer folder for rendering the chat template (defaults to --model).",
@@ -44,7 +48,8 @@ class GenerateConfig:
     chat_template: str = _help("Chat template: 'auto' (the tokenizer's own), 'none' (plain-text prompt, for "
                                "base models) or a .jinja file.", default="auto")
     prompt_style: str = _help(f"Prompt wording: {', '.join(PROMPT_STYLES)} (lcb = LiveCodeBench's system + "
-                              "user messages; qwq = Qwen's QwQ harness prompt).", default="lcb")
+                              "user messages; qwq = Qwen's QwQ harness prompt).", default="lcb",
+                              choices=PROMPT_STYLES)
     n: int = _help("Samples per problem (LiveCodeBench uses 10).", default=10)
     temperature: float = _help("Sampling temperature (LiveCodeBench uses 0.2; 0 = greedy).", default=0.2)
     top_p: float = _help("Nucleus sampling top-p (LiveCodeBench uses 0.95).", default=0.95)
@@ -52,9 +57,10 @@ class GenerateConfig:
                             "need far more, e.g. 8192 or 32768).", default=2000)
     seed: int = _help("Base seed; sample i of every problem uses seed+i (-1 = unseeded).", default=0)
     thinking: str = _help("Reasoning text: 'keep' stores <think>…</think> in the completion, 'strip' "
-                          "removes it before writing.", default="keep")
+                          "removes it before writing.", default="keep", choices=("keep", "strip"))
     enable_thinking: str = _help("Passed to the chat template as enable_thinking (Qwen3 hybrid models): "
-                                 "'true', 'false' or '' for the template's default.", default="")
+                                 "'true', 'false' or '' for the template's default.", default="",
+                                 choices=("true", "false", ""))
     out: str = _help("Completions JSONL (appended as samples finish; a rerun resumes).",
                      default="completions.jsonl")
     overwrite: bool = _help("Discard an existing --out file instead of resuming it.", default=False)

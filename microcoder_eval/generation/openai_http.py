@@ -7,6 +7,7 @@ flight. Connection errors, timeouts, 429 and 5xx are retried with exponential ba
 from __future__ import annotations
 
 import json
+import logging
 import os
 import queue
 import socket
@@ -22,6 +23,7 @@ from microcoder_eval.generation.config import GenerateConfig
 from microcoder_eval.generation.prompts import opens_thinking, plain_prompt, render_prompt
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
+log = logging.getLogger(__name__)
 MAX_DELAY_S = 60.0
 
 
@@ -50,6 +52,7 @@ class OpenAIBackend(Backend):
         self._stopping = threading.Event()
         self._sleep = sleep or self._stopping.wait  # a stopped run wakes up at once
         self._tokenizer: Any = None
+        self.retried = 0  # requests retried after a retryable failure (logged as warnings)
         if config.api == "completions" and config.chat_template != "none":
             self._tokenizer = _load_tokenizer(config.tokenizer or config.model)
 
@@ -91,6 +94,9 @@ class OpenAIBackend(Backend):
                     delay = min(MAX_DELAY_S, cfg.retry_backoff_s * 2 ** attempt)
                     if e.retry_after is not None:
                         delay = min(MAX_DELAY_S, max(delay, e.retry_after))
+                    self.retried += 1
+                    log.warning("generation: %s from %s; retry %d of %d in %.1f s", e, self.url, attempt + 1,
+                                attempts - 1, delay)
                     self._sleep(delay)
         raise UserError(f"request to {self.url} failed {attempts} times, last: {last}; is the server up and "
                         "--base-url right? Finished samples are saved: rerun to resume")

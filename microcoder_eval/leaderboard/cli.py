@@ -6,10 +6,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from microcoder_eval import resources
 from microcoder_eval.errors import UserError
 from microcoder_eval.evaluate_cli import add_dataclass_args, dataclass_from_args
 
-DEFAULT_DIR = str(Path(__file__).resolve().parents[2] / "leaderboards")
+DEFAULT_DIR = resources.default_leaderboard_dir()  # installed: ./leaderboards
 
 
 @dataclass
@@ -18,13 +19,19 @@ class LeaderboardConfig:
 
     dir: str = field(default=DEFAULT_DIR, metadata={"help": "Leaderboard folder: reads reference.json and "
                                                               "runs/*.json, writes README.md, leaderboard.json, leaderboard.png."})
-    reference: str = field(default="", metadata={"help": "Reference numbers file (default: <dir>/reference.json)."})
+    reference: str = field(default="", metadata={"help": "Reference numbers file (default: <dir>/reference.json; for the "
+                                                                  "default dir without one, the numbers shipped with the package)."})
     runs: str = field(default="", metadata={"help": "Folder of our run entries (default: <dir>/runs)."})
     out_dir: str = field(default="", metadata={"help": "Where to write the outputs (default: <dir>)."})
 
     def __post_init__(self) -> None:
         base = Path(self.dir)
-        self.reference = self.reference or str(base / "reference.json")
+        if not self.reference:
+            own = base / "reference.json"
+            # the default folder (./leaderboards when installed) starts from the shipped references;
+            # a folder the user names must hold its own
+            use_shipped = not own.is_file() and self.dir == DEFAULT_DIR
+            self.reference = resources.reference_leaderboard() if use_shipped else str(own)
         self.runs = self.runs or str(base / "runs")
         self.out_dir = self.out_dir or str(base)
         if not Path(self.reference).is_file():

@@ -19,6 +19,10 @@ Do not edit by hand: change the inputs and rerun the command.
 pass@1 in %. Numbers are comparable only inside one table: the problem set, the contest-date window,
 the sampling budget (max tokens, n) and the grader all move them. "reported" = the source's own
 grader; `flex` / `lcb` = our evaluator's mode (`lcb` reproduces LiveCodeBench's grader).
+Each window lists **published** numbers (copied from the cited source) and **our runs** (measured
+with this repository) in separate tables. "Train ctx" / "Test ctx" = the context length the model
+was trained / evaluated with, as the source states it (our runs: the generation `max_tokens`);
+– = not reported (Easy/Medium/Hard too: left blank rather than guessed).
 """
 
 
@@ -60,24 +64,49 @@ def _window_title(g: dict[str, Any]) -> str:
     return f"{g['benchmark']}: {label or span}"
 
 
+def _context(e: dict[str, Any]) -> tuple[str, str]:
+    """(train, test) context of an entry: the source's words, or our run's max_tokens."""
+    st = e.get("settings") or {}
+    train = st.get("train_context")
+    test = st.get("eval_context")
+    if test is None and e["kind"] == "ours" and st.get("max_tokens"):
+        test = f"{st['max_tokens']} tok"
+    return (str(train) if train else "–", str(test) if test else "–")
+
+
+def _row(rank: int, e: dict[str, Any], mark: str, ours: bool) -> str:
+    p1 = e["scores"]["pass@1"]
+    train, test = _context(e)
+    tail = f"{e['grader']} | {_source(e)}"
+    if ours:
+        st = e.get("settings") or {}
+        tail = f"{e['grader']} | {st.get('n') if st.get('n') is not None else '–'} | {_source(e)}"
+    return (f"| {rank} | {e['model']}{mark} | {e['method']} | **{_fmt(p1['all'])}** | {_fmt(p1['easy'])} | "
+            f"{_fmt(p1['medium'])} | {_fmt(p1['hard'])} | {train} | {test} | {tail} |")
+
+
 def to_markdown(board: dict[str, Any]) -> str:
-    """README text: one ranked table per (benchmark, window) group, then the entries' notes."""
+    """README text: per (benchmark, window) group a ranked table of published numbers and one of our
+    runs, then the entries' notes."""
     lines = [HEADER]
     notes: list[str] = []
+    cols = "| # | Model | Method | All | Easy | Medium | Hard | Train ctx | Test ctx | Grader |"
     for g in board["groups"]:
-        lines += [f"## {_window_title(g)}", "",
-                  "| # | Model | Method | All | Easy | Medium | Hard | Grader | Origin | Source |",
-                  "|---|---|---|---|---|---|---|---|---|---|"]
-        for rank, e in enumerate(g["entries"], 1):
-            p1 = e["scores"]["pass@1"]
-            mark = ""
-            if e.get("notes"):
-                notes.append(e["notes"])
-                mark = f" [^{len(notes)}]"
-            lines.append(f"| {rank} | {e['model']}{mark} | {e['method']} | **{_fmt(p1['all'])}** | "
-                         f"{_fmt(p1['easy'])} | {_fmt(p1['medium'])} | {_fmt(p1['hard'])} | {e['grader']} | "
-                         f"{'ours' if e['kind'] == 'ours' else 'published'} | {_source(e)} |")
-        lines.append("")
+        lines += [f"## {_window_title(g)}", ""]
+        for ours, title in ((False, "Published (reference)"), (True, "Our runs (this repository)")):
+            rows = [e for e in g["entries"] if (e["kind"] == "ours") == ours]
+            if not rows:
+                continue
+            lines += [f"**{title}**", "",
+                      cols + (" n | Run |" if ours else " Source |"),
+                      "|---" * (12 if ours else 11) + "|"]
+            for rank, e in enumerate(rows, 1):
+                mark = ""
+                if e.get("notes"):
+                    notes.append(e["notes"])
+                    mark = f" [^{len(notes)}]"
+                lines.append(_row(rank, e, mark, ours))
+            lines.append("")
     for i, n in enumerate(notes, 1):
         lines.append(f"[^{i}]: {' '.join(n.split())}")
     if notes:
@@ -105,7 +134,7 @@ def write_png(board: dict[str, Any], path: str | Path) -> None:
         color = palette[gi % len(palette)]
         legend.append(Patch(color=color, label=_window_title(g)[:160]))
         for e in g["entries"]:
-            labels.append(f"{e['model']} · {e['method']}")
+            labels.append(("[ours] " if e["kind"] == "ours" else "") + f"{e['model']} · {e['method']}")
             values.append(e["scores"]["pass@1"]["all"])
             colors.append(color)
             hatches.append("//" if e["kind"] == "ours" else "")
@@ -120,7 +149,7 @@ def write_png(board: dict[str, Any], path: str | Path) -> None:
     ax.set_xlim(0, max([*values, 10.0]) * 1.15)
     ax.legend(handles=legend, fontsize=6, loc="upper center", bbox_to_anchor=(0.4, -0.08 - 2.0 / (len(labels) + 8)),
               frameon=False)
-    ax.set_title("LiveCodeBench pass@1 (hatched: our runs)", fontsize=9)
+    ax.set_title("LiveCodeBench pass@1 (hatched, [ours]: our runs; plain: published)", fontsize=9)
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
 
