@@ -89,6 +89,7 @@ class LaunchPlan:
     notes: list[str] = field(default_factory=list)
     reachable_mounts: bool = False
     cgroup_procs: list[str] = field(default_factory=list)
+    keep_paths: list[str] = field(default_factory=list)  # re-bound over per-sample scratch tmpfs
 
 
 def plan(root: bool, cgroup_dirs: list[str], hide_paths: list[str], use_bwrap: bool = True) -> LaunchPlan:
@@ -100,7 +101,8 @@ def plan(root: bool, cgroup_dirs: list[str], hide_paths: list[str], use_bwrap: b
         note = "bubblewrap not found: host filesystem view (install the 'bubblewrap' package)" \
             if use_bwrap else "bubblewrap disabled"
         return LaunchPlan([sys.executable, "-I", "-c", boot], env, mode, [note], reachable_mounts=root,
-            cgroup_procs=[os.path.join(d, "cgroup.procs") for d in cgroup_dirs])
+                          cgroup_procs=[os.path.join(d, "cgroup.procs") for d in cgroup_dirs],
+                          keep_paths=python_dirs() + [SANDBOX_DIR])
     argv = [bwrap]
     if root:
         argv += ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
@@ -114,6 +116,8 @@ def plan(root: bool, cgroup_dirs: list[str], hide_paths: list[str], use_bwrap: b
             argv += ["--ro-bind", d, d]
     for f in ETC_FILES:
         argv += ["--ro-bind-try", f, f]
+    # scratch first: an interpreter that lives under /tmp is bound on top of it, not hidden by it
+    argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--tmpfs", "/dev/shm"]
     bound = python_dirs()
     targets = bound + [INSIDE_DIR] + [f"{CGROUP_INSIDE}/{i}" for i in range(len(cgroup_dirs))]
     for parent in _ancestors(targets):  # traversable by the sandbox uid (bwrap makes them 0700)
@@ -121,7 +125,6 @@ def plan(root: bool, cgroup_dirs: list[str], hide_paths: list[str], use_bwrap: b
     for d in bound:
         argv += ["--ro-bind", d, d]
     argv += ["--ro-bind", SANDBOX_DIR, INSIDE_DIR]
-    argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--tmpfs", "/dev/shm"]
     procs = []
     for i, d in enumerate(cgroup_dirs):
         inside = f"{CGROUP_INSIDE}/{i}"
@@ -138,4 +141,4 @@ def plan(root: bool, cgroup_dirs: list[str], hide_paths: list[str], use_bwrap: b
         argv += ["--cap-add", cap]
     argv += ["--remount-ro", "/", "--chdir", "/tmp", "--", sys.executable, "-I", "-c", _BOOT.format(d=INSIDE_DIR)]
     return LaunchPlan(argv, dict(ENV), "bwrap-root" if root else "bwrap-userns", [],
-                      reachable_mounts=False, cgroup_procs=procs)
+                      reachable_mounts=False, cgroup_procs=procs, keep_paths=bound)

@@ -94,6 +94,7 @@ class SandboxWorker:
             env=p.env, start_new_session=True, close_fds=True, pass_fds=pass_fds, cwd="/"))
         hello = {"uid": self.uid, "hide_paths": self.hide_paths if not p.mode.startswith("bwrap") else [],
                  "reachable_mounts": p.reachable_mounts, "cgroup_procs": p.cgroup_procs,
+                 "keep_paths": p.keep_paths,
                  "drop_caps": self.uid is None,
                  "unshare_net": self.isolate_network and not p.mode.startswith("bwrap"), "scratch_mb": max(64, self.memory_mb or 256),
                  "nproc_allowance": 0 if self.uid is not None else (4 if p.mode == "bwrap-userns" else None)}

@@ -160,6 +160,22 @@ class Zygote:
             self.spawn_sample(fds)
 
 
+def _fresh_tmpfs(path: str, options: str, keep: list[str]) -> None:
+    """An empty tmpfs on ``path``; folders in ``keep`` below it (an interpreter or virtual
+    environment living under /tmp) are bound back read-only, taken through O_PATH descriptors."""
+    inside = [k for k in keep if k.startswith(path.rstrip("/") + "/") and os.path.isdir(k)]
+    fds = {k: os.open(k, os.O_PATH | os.O_CLOEXEC) for k in inside}
+    try:
+        nsutil.mount("tmpfs", path, "tmpfs", nsutil.MS_NOSUID | nsutil.MS_NODEV, options)
+        for k, fd in fds.items():
+            os.makedirs(k, exist_ok=True)
+            nsutil.mount(f"/proc/self/fd/{fd}", k, None, nsutil.MS_BIND | nsutil.MS_REC)
+            nsutil.mount(None, k, None, nsutil.MS_BIND | nsutil.MS_REMOUNT | nsutil.MS_RDONLY)
+    finally:
+        for fd in fds.values():
+            os.close(fd)
+
+
 def _run_and_exit(fn) -> None:
     code = 0
     try:
@@ -235,8 +251,7 @@ class SampleInit:
             size = int(self.hello.get("scratch_mb", 64))
             for path in SCRATCH_DIRS:
                 if os.path.isdir(path):
-                    nsutil.mount("tmpfs", path, "tmpfs", nsutil.MS_NOSUID | nsutil.MS_NODEV,
-                                 f"size={size}m,mode=1777")
+                    _fresh_tmpfs(path, f"size={size}m,mode=1777", self.hello.get("keep_paths", []))
             if self.caps.get("proc") == "private":
                 nsutil.mount("proc", "/proc", "proc", _PROC_FLAGS)
         if not self.own_ns:
