@@ -12,6 +12,7 @@ from microcoder_eval.errors import InfraError
 from microcoder_eval.extraction import extract_code
 from microcoder_eval.judge import judge_flex, judge_functional_batch, judge_lcb
 from microcoder_eval.problem import Problem
+from microcoder_eval.sandbox import run_flex
 from microcoder_eval.sandbox.pool import SandboxPool, SandboxWorker
 from microcoder_eval.verdict import SampleResult, Status, TestResult
 
@@ -103,6 +104,7 @@ class Evaluator:
         code = extract_code(text, self.config.extract_mode) if extract else text
         tests = problem.tests
         base = SampleResult(problem.question_id, sample_index, Status.NO_CODE, [], len(tests), code)
+        base.environment = self.environment(problem)
         if code is None or not code.strip():
             base.detail = "no code block found in the completion" if extract else "empty program"
             return pos, base
@@ -133,6 +135,12 @@ class Evaluator:
             base.detail = f"only {len(results)} of {len(tests)} tests ran"
         return pos, base
 
+    def environment(self, problem: Problem) -> str:
+        """Name of the environment a sample of ``problem`` runs in (recorded in its result)."""
+        if self.config.mode == "lcb":
+            return f"lcb@{self.config.lcb_version}"
+        return run_flex.environment("functional" if problem.is_functional else "stdin")
+
     def _request(self, problem: Problem, code: str, style: str) -> dict[str, Any]:
         cfg = self.config
         timeout = problem.time_limit_s or cfg.timeout_s
@@ -143,7 +151,7 @@ class Evaluator:
             "func_name": problem.func_name, "timeout_s": timeout,
             "wall_limit_s": timeout, "cpu_limit_s": timeout + 1,
             "memory_mb": cfg.memory_mb, "output_limit_bytes": cfg.output_limit_mb * 1024 * 1024,
-            "max_processes": cfg.max_processes,
+            "max_processes": cfg.max_processes, "lcb_version": cfg.lcb_version,
         }
 
     def _call(self, worker: SandboxWorker, req: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,135 @@
+"""Issue 12: each program runs in its platform's environment (flex), and lcb mode reproduces each
+named LiveCodeBench grader revision."""
+import textwrap
+
+import pytest
+
+from microcoder_eval.config import EvalConfig
+from microcoder_eval.errors import UserError
+from microcoder_eval.evaluator import Evaluator
+from microcoder_eval.problem import Problem, TestCase, TestType
+from microcoder_eval.verdict import Status
+
+ADD = Problem("add", public_tests=[TestCase("1 2\n", "3\n"), TestCase("40 2\n", "42\n")])
+DEEP = Problem("deep", public_tests=[TestCase("100000\n", "100000\n")])
+FUNC = Problem("f", func_name="solve", public_tests=[
+    TestCase("[4, 6]\n3", "2", TestType.FUNCTIONAL), TestCase("[5, 10]\n1", "5", TestType.FUNCTIONAL)])
+
+
+def run(ev, problem, code):
+    return ev.evaluate_code(problem, textwrap.dedent(code))
+
+
+# ---------------------------------------------------------------- stdin: the plain script
+@pytest.mark.parametrize("code", [
+    "a, b = map(int, input().split())\nh = []\nheapq.heappush(h, a + b)\nprint(h[0])",
+    "a, b = map(int, input().split())\nprint(gcd(a, b) * 0 + a + b)",
+    "d = defaultdict(int)\nprint(sum(map(int, input().split())))",
+    "print(sum(map(int, sys.stdin.readline().split())))",
+    "print(sum(map(int, input().split()))); setrecursionlimit(10)",
+])
+def test_stdin_program_without_its_imports_fails_as_on_the_platform(evaluator, code):
+    res = run(evaluator, ADD, code)
+    assert res.status is Status.RUNTIME_ERROR and "NameError" in res.detail, res.detail
+    assert res.environment == "script"
+
+
+RECURSE = "def depth(n):\n    return 0 if n == 0 else 1 + depth(n - 1)\nprint(depth(int(input())))"
+
+
+def test_deep_recursion_needs_setrecursionlimit_as_on_the_platform(evaluator):
+    res = run(evaluator, DEEP, RECURSE)
+    assert res.status is Status.RUNTIME_ERROR and "RecursionError" in res.detail, res.detail
+    # the program that raises the limit itself recurses 10^5 deep (the stack is large)
+    res = run(evaluator, DEEP, "import sys\nsys.setrecursionlimit(10 ** 6)\n" + RECURSE)
+    assert res.status is Status.PASSED, res.detail
+
+
+def test_stdin_program_sees_the_default_recursion_limit_and_a_clean_namespace(evaluator):
+    code = ("import sys\nprint(sys.getrecursionlimit())\n"
+            "print(sorted(k for k in globals() if not k.startswith('__')))")
+    p = Problem("env", public_tests=[TestCase("", "1000\n['sys']\n")])
+    res = run(evaluator, p, code)
+    assert res.status is Status.PASSED, res.detail
+
+
+# ---------------------------------------------------------------- functional: LeetCode's imports
+def test_functional_solution_gets_leetcodes_automatic_imports(evaluator):
+    code = """
+    class Solution:
+        def solve(self, nums: List[int], k: int) -> int:
+            h: Optional[list] = []
+            for x in nums:
+                heappush(h, x)
+            c = Counter(nums)
+            assert bisect_left(sorted(nums), nums[0]) == 0 and inf > 0 and deque([1])
+            assert list(accumulate([1, 2])) == [1, 3] and isqrt(16) == 4 and ascii_lowercase
+            assert math.comb(4, 2) == 6 and collections.OrderedDict() == {} and array.array('i', [1])
+            assert pow(2, 10, 1000) == 24  # the builtin, not math.pow: star-imports hide no builtin
+            return reduce(gcd, nums) if c else 0
+    """
+    res = run(evaluator, FUNC, code)
+    assert res.status is Status.PASSED, res.detail
+    assert res.environment == "leetcode"
+
+
+@pytest.mark.parametrize("code", [
+    "class Solution:\n    def solve(self, nums, k):\n        return sys.maxsize and 2",  # no sys
+    "class Solution:\n    def solve(self, nums, k):\n        return json.loads('2')",    # no json
+])
+def test_functional_solution_gets_nothing_more(evaluator, code):
+    res = run(evaluator, FUNC, code)
+    assert res.status is Status.RUNTIME_ERROR and "NameError" in res.detail, res.detail
+
+
+def test_functional_recursion_is_not_cut_at_1000(evaluator):
+    p = Problem("d", func_name="depth", public_tests=[TestCase("5000", "5000", TestType.FUNCTIONAL)])
+    code = "class Solution:\n    def depth(self, n):\n        return 0 if n == 0 else 1 + self.depth(n - 1)"
+    assert run(evaluator, p, code).status is Status.PASSED
+
+
+def test_result_rows_record_the_environment(evaluator):
+    d = run(evaluator, ADD, "print(sum(map(int, input().split())))").to_dict()
+    assert d["environment"] == "script"
+
+
+# ---------------------------------------------------------------- lcb mode: both grader revisions
+@pytest.fixture(scope="module")
+def lcb_both():
+    evs = {v: Evaluator(EvalConfig(workers=1, timeout_s=2.0, memory_mb=1024, mode="lcb", lcb_version=v))
+           for v in ("16de2a1", "15808c7")}
+    yield evs
+    for ev in evs.values():
+        ev.close()
+
+
+# (code, passes under 16de2a1 (current), passes under 15808c7 (before 2025-05-23))
+REVISION_CASES = [
+    ("a, b = map(int, input().split())\nprint(a + b)", True, True),
+    ("import sys\na, b = map(int, sys.stdin.readline().split())\nprint(a + b)", True, True),
+    ("import sys\nprint(sum(map(int, sys.stdin.read().split())))", True, True),
+    # sys.stdin.buffer: AttributeError before 16de2a1; whole input (read) or first line (readline) since
+    ("import sys\nprint(sum(map(int, sys.stdin.buffer.read().split())))", True, False),
+    ("import sys\nprint(sum(map(int, sys.stdin.buffer.readline().split())))", True, False),
+    # iterating stdin: the StringIO iterates, 16de2a1's mock is not iterable
+    ("import sys\nfor line in sys.stdin:\n    print(sum(map(int, line.split())))", False, True),
+    # 16de2a1: .read() returns the whole input each time; a StringIO is consumed by the first read
+    ("import sys\nsys.stdin.read()\nprint(sum(map(int, sys.stdin.read().split())))", True, False),
+    ("a, b = map(int, open(0).read().split())\nprint(a + b)", False, False),
+    ("print(sum(map(int, input().split())))\nimport sys\nsys.exit(1)", True, True),
+    ("print(heappop([sum(map(int, input().split()))]))", True, True),  # LCB's prelude, both
+]
+
+
+@pytest.mark.parametrize("code,current,before", REVISION_CASES)
+def test_lcb_revisions_on_the_same_samples(lcb_both, code, current, before):
+    got = {v: run(ev, ADD, code) for v, ev in lcb_both.items()}
+    assert got["16de2a1"].passed is current, got["16de2a1"].detail
+    assert got["15808c7"].passed is before, got["15808c7"].detail
+    assert got["16de2a1"].environment == "lcb@16de2a1" and got["15808c7"].environment == "lcb@15808c7"
+
+
+def test_lcb_version_is_validated_and_current_is_the_default():
+    assert EvalConfig().lcb_version == "16de2a1" == EvalConfig(lcb_version="current").lcb_version
+    with pytest.raises(UserError):
+        EvalConfig(lcb_version="main")
