@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from microcoder_eval.config import EvalConfig
 from microcoder_eval.errors import InfraError
 from microcoder_eval.extraction import extract_code
-from microcoder_eval.judge import judge_flex, judge_functional_batch, judge_lcb
+from microcoder_eval.judge import LcbJudge, judge_flex, judge_functional_batch, judge_lcb
 from microcoder_eval.problem import Problem
 from microcoder_eval.sandbox import run_flex
 from microcoder_eval.sandbox.pool import SandboxPool, SandboxWorker
@@ -246,8 +246,41 @@ class Evaluator:
         req.update(inputs=[t.input for t in tests], wall_limit_s=(timeout + 1) * len(tests) + 5,
                    cpu_limit_s=(timeout + 1) * len(tests) + 5)
         with self.pool.worker() as worker:
-            reply = self._call(worker, req)
-        return judge_lcb(tests, reply, problem.is_functional)
+            if self.config.all_tests or not hasattr(worker, "run_streaming"):
+                reply = self._call(worker, req)
+                return judge_lcb(tests, reply, problem.is_functional)
+            return self._run_lcb_streaming(worker, req, tests, problem.is_functional)
+
+    def _run_lcb_streaming(self, worker: Any, req: dict[str, Any], tests: list, functional: bool) -> list[TestResult]:
+        """Stop at the first failing test, as LiveCodeBench does, with the comparison kept here:
+        the worker hands over each result line as the child writes it, this judges it, and a
+        mismatch stops the child (``on_line`` returns False). Needs the sandbox hook
+        ``SandboxWorker.run_streaming(request, deadline_s, on_line)`` (see ``LcbJudge``)."""
+        last: Exception | None = None
+        for _ in range(self.config.infra_retries + 1):
+            judge = LcbJudge(tests, functional)
+
+            def on_line(index: int, line: str, judge: LcbJudge = judge) -> bool:
+                if index != len(judge.results):  # lines arrive in order, once each
+                    return False
+                return judge.feed(line)
+
+            try:
+                reply = worker.run_streaming(dict(req, stream=True), float(req["wall_limit_s"]) + 30, on_line)
+            except InfraError as e:
+                last = e
+                continue
+            if "infra_error" in reply:
+                last = InfraError(reply["infra_error"])
+                continue
+            results = judge.finish(reply)
+            for r in results:
+                r.max_rss_mb = reply.get("max_rss_kb", 0) / 1024
+            times = reply.get("times", [])
+            for r in results:
+                r.time_s = times[r.index] if r.index < len(times) else reply.get("time_s", 0.0)
+            return results
+        raise InfraError(f"sandbox failed {self.config.infra_retries + 1} times: {last}")
 
 
 def in_input_order(stream: Iterable[tuple[int, SampleResult]], n: int,

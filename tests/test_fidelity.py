@@ -133,3 +133,78 @@ def test_lcb_version_is_validated_and_current_is_the_default():
     assert EvalConfig().lcb_version == "16de2a1" == EvalConfig(lcb_version="current").lcb_version
     with pytest.raises(UserError):
         EvalConfig(lcb_version="main")
+
+
+# ---------------------------------------------------------------- lcb mode stops at the first failure
+class _StreamingWorker:
+    """Stands in for a sandbox worker with the streaming hook: hands over one result line per test
+    as the child would write it, and stops the child when the parent says so."""
+
+    def __init__(self, lines):
+        self.lines, self.delivered, self.requests = lines, 0, []
+
+    def run_streaming(self, req, deadline_s, on_line):
+        import json
+
+        self.requests.append(json.loads(json.dumps(req)))
+        stopped = False
+        for k, line in enumerate(self.lines[: len(req["inputs"])]):
+            self.delivered += 1
+            if not on_line(k, line):
+                stopped = k + 1 < len(req["inputs"])
+                break
+        return {"exit": None if stopped else 0, "signal": 9 if stopped else None, "timed_out": False,
+                "stopped": stopped, "time_s": 0.01, "times": [0.001] * self.delivered, "max_rss_kb": 1024}
+
+
+class _Pool:
+    def __init__(self, worker):
+        self.w = worker
+
+    def worker(self):
+        import contextlib
+
+        return contextlib.nullcontext(self.w)
+
+    def close(self):
+        pass
+
+
+@pytest.fixture()
+def streaming_evaluator():
+    ev = Evaluator(EvalConfig(workers=1, mode="lcb"))
+    ev.pool.close()
+    yield ev
+    ev.close()
+
+
+def test_lcb_mode_stops_the_child_at_the_first_mismatch(streaming_evaluator):
+    tests = [TestCase(f"{i} 1\n", f"{i + 1}\n") for i in range(5)]
+    p = Problem("many", public_tests=tests)
+    out = ['{"stdout": "1\\n"}', '{"stdout": "7\\n"}', '{"stdout": "3\\n"}', '{"stdout": "4\\n"}',
+           '{"stdout": "5\\n"}']
+    w = _StreamingWorker(out)
+    streaming_evaluator.pool = _Pool(w)
+    res = streaming_evaluator.evaluate_code(p, "print(1)")
+    assert res.status is Status.WRONG_ANSWER and [t.status for t in res.tests] == [Status.PASSED, Status.WRONG_ANSWER]
+    assert w.delivered == 2  # tests 2..4 never ran to completion: the child was stopped
+    req = w.requests[0]
+    assert req["stream"] is True and req["lcb_version"] == "16de2a1"
+    # the sandbox gets inputs only: no expected output is in what it was sent
+    assert req["inputs"] == [t.input for t in tests] and not {"output", "outputs", "expected"} & set(req)
+
+
+def test_lcb_streaming_passes_when_every_line_matches(streaming_evaluator):
+    p = Problem("two", public_tests=[TestCase("1\n", "1\n"), TestCase("2\n", "2\n")])
+    w = _StreamingWorker(['{"stdout": "1"}', '{"stdout": "2\\n"}'])
+    streaming_evaluator.pool = _Pool(w)
+    res = streaming_evaluator.evaluate_code(p, "print(input())")
+    assert res.passed and w.delivered == 2 and len(res.tests) == 2
+
+
+def test_lcb_streaming_child_dying_mid_run_is_judged_from_its_ending(streaming_evaluator):
+    p = Problem("die", public_tests=[TestCase("1\n", "1\n"), TestCase("2\n", "2\n")])
+    w = _StreamingWorker(['{"stdout": "1"}'])  # the child died before reporting test 1
+    streaming_evaluator.pool = _Pool(w)
+    res = streaming_evaluator.evaluate_code(p, "print(input())")
+    assert [t.status for t in res.tests] == [Status.PASSED, Status.RUNTIME_ERROR]
