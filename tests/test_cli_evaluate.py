@@ -170,6 +170,23 @@ def test_real_o1_preview_outputs_never_fail_what_lcb_passed(tmp_path):
     assert [d for d in summary["lcb_agreement"]["disagreements"] if d["lcb_verdict"]] == []
 
 
+@pytest.mark.parametrize("version", ["15808c7", "16de2a1"])
+def test_real_o1_preview_lcb_mode_at_each_revision(tmp_path, version):
+    """Measured against LiveCodeBench's own testing_util at both commits on these public tests:
+    279/279 verdicts agree at each revision. Here: no sample LCB passed on all its tests fails
+    on the public ones, and the revision is recorded in every row."""
+    probs = real("lcb_problems/lcb_v5window_2408-2502_reconstructed_279_public_tests_only.jsonl")
+    gens = real("lcb_generations/lcb_submissions_O1-Preview-2024-09-12_N1_codegeneration_1_0.2_eval_all.json")
+    out = tmp_path / "o1.jsonl"
+    assert main(["evaluate", "--problems", str(probs), "--samples", str(gens), "--out", str(out), "--no-progress",
+                 "--skip-missing", "--timeout-s", "6", "--mode", "lcb", "--lcb-version", version]) == 0
+    summary = json.loads((tmp_path / "o1.summary.json").read_text())
+    assert summary["num_samples"] >= 278 and summary["window"]["lcb_version"] == version
+    assert [d for d in summary["lcb_agreement"]["disagreements"] if d["lcb_verdict"]] == []
+    rows = [json.loads(l) for l in out.read_text().splitlines()]
+    assert {r["environment"] for r in rows} == {f"lcb@{version}"}
+
+
 def test_resume_rejudges_infra_errors(tmp_path):
     assert _run(tmp_path) == 0
     out = tmp_path / "results.jsonl"
