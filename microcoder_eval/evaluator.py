@@ -273,6 +273,11 @@ class Evaluator:
             if "infra_error" in reply:
                 last = InfraError(reply["infra_error"])
                 continue
+            if not judge.stopped:  # lines the worker did not stream (read after the child ended)
+                lines = [ln for ln in reply.get("result", "").split("\n")[: len(tests) + 1] if ln.strip()]
+                for line in lines[len(judge.results):]:
+                    if not judge.feed(line):
+                        break
             results = judge.finish(reply)
             for r in results:
                 r.max_rss_mb = reply.get("max_rss_kb", 0) / 1024

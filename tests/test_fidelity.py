@@ -202,6 +202,21 @@ def test_lcb_streaming_passes_when_every_line_matches(streaming_evaluator):
     assert res.passed and w.delivered == 2 and len(res.tests) == 2
 
 
+def test_lcb_streaming_judges_lines_the_worker_did_not_stream(streaming_evaluator):
+    p = Problem("two", public_tests=[TestCase("1\n", "1\n"), TestCase("2\n", "2\n")])
+    w = _StreamingWorker(['{"stdout": "1"}'])
+    real = w.run_streaming
+
+    def run_streaming(req, deadline_s, on_line):  # the second line only in the final reply
+        reply = real(req, deadline_s, on_line)
+        return dict(reply, result='{"stdout": "1"}\n{"stdout": "3"}\n')
+
+    w.run_streaming = run_streaming
+    streaming_evaluator.pool = _Pool(w)
+    res = streaming_evaluator.evaluate_code(p, "print(input())")
+    assert [t.status for t in res.tests] == [Status.PASSED, Status.WRONG_ANSWER]
+
+
 def test_lcb_streaming_child_dying_mid_run_is_judged_from_its_ending(streaming_evaluator):
     p = Problem("die", public_tests=[TestCase("1\n", "1\n"), TestCase("2\n", "2\n")])
     w = _StreamingWorker(['{"stdout": "1"}'])  # the child died before reporting test 1
