@@ -118,6 +118,22 @@ REVISION_CASES = [
     ("a, b = map(int, open(0).read().split())\nprint(a + b)", False, False),
     ("print(sum(map(int, input().split())))\nimport sys\nsys.exit(1)", True, True),
     ("print(heappop([sum(map(int, input().split()))]))", True, True),  # LCB's prelude, both
+    # the verdicts below are LiveCodeBench's own (testing_util.py run at each commit on these tests)
+    ('import threading\ndef main():\n    import sys\n    print(sum(map(int, sys.stdin.buffer.read().split())))\n'
+     't = threading.Thread(target=main)\nt.start()\nt.join()', True, False),
+    ('import sys\ninput = sys.stdin.buffer.readline\nprint(sum(map(int, input().split())))', True, False),
+    ('import sys\nprint(sum(int(x) for l in sys.stdin.buffer.readlines() for x in l.split()))', False, False),
+    ('import sys\nprint(sum(int(x) for l in sys.stdin.readlines() for x in l.split()))', True, True),
+    ('import sys\nprint(sum(map(int, next(sys.stdin).split())))', False, True),
+    ('import sys\nprint(sum(map(int, sys.stdin.__iter__().__next__().split())))', True, True),
+    ('import sys\nprint(sys.stdin.fileno())', False, False),
+    ('import os\nprint(sum(map(int, os.read(0, 100).split())))', False, False),
+    ('import io, sys\nprint(sum(map(int, io.TextIOWrapper(sys.stdin.buffer).read().split())))', False, False),
+    ('import sys\ndata = sys.stdin.read()\nrest = sys.stdin.read()\nprint(sum(map(int, (data + rest).split())))', False, True),
+    ('import sys\nl = sys.stdin.buffer.readline()\nl2 = sys.stdin.buffer.readline()\nprint(sum(map(int, l.split())))',
+     True, False),
+    ("import sys\nprint(sum(map(int, iter(sys.stdin.readline, '').__next__().split())))", True, True),
+    ("import sys\nprint(len(sys.stdin.buffer.read().split(b'\\n')) * 0 + sum(map(int, input().split())))", True, False),
 ]
 
 
