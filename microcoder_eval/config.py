@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from microcoder_eval.errors import UserError
+from microcoder_eval.sandbox.run_lcb import LCB_DEFAULT_REVISION, LCB_REVISIONS
 
 MODES = ("flex", "lcb")
 
@@ -23,6 +24,9 @@ class EvalConfig:
 
     mode: str = _help("Comparison mode: 'flex' (cascade of named rules, the default) or 'lcb' "
                       "(reproduce LiveCodeBench's grader verdicts).", default="flex", choices=MODES)
+    lcb_version: str = _help("LiveCodeBench grader revision that --mode lcb reproduces: " + "; ".join(
+        f"'{k}' = {v}" for k, v in LCB_REVISIONS.items()) + ". 'current' names the newest.",
+        default=LCB_DEFAULT_REVISION)
     timeout_s: float = _help("Per-test wall-clock limit in seconds (LiveCodeBench uses 6).", default=6.0)
     memory_mb: int = _help("Address-space cap per test process in MiB (0 = no cap).", default=4096)
     output_limit_mb: int = _help("Cap on stdout and on any file a solution writes, MiB.", default=64)
@@ -56,6 +60,11 @@ class EvalConfig:
             raise UserError(f"mode {self.mode!r} is not supported; use one of {', '.join(MODES)}")
         if self.executor not in ("local", "ray"):
             raise UserError(f"executor {self.executor!r} is unknown; use 'local' or 'ray'")
+        if self.lcb_version == "current":
+            self.lcb_version = LCB_DEFAULT_REVISION
+        if self.lcb_version not in LCB_REVISIONS:
+            raise UserError(f"lcb_version {self.lcb_version!r} is unknown; use one of "
+                            f"{', '.join(LCB_REVISIONS)} (or 'current')")
         if not self.extract_mode:
             self.extract_mode = self.mode
         if self.extract_mode not in MODES:

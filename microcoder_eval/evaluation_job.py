@@ -74,7 +74,8 @@ def run_evaluation(job: Any, config: EvalConfig, quiet: bool = False) -> dict[st
     results = [r for k, r in store.done.items() if k in wanted]
     used = {p.question_id for p, _ in pairs}
     window = {"release": job.release, "start_date": job.start_date, "end_date": job.end_date,
-              "platform": job.platform, "difficulty": job.difficulty, "mode": config.mode}
+              "platform": job.platform, "difficulty": job.difficulty, "mode": config.mode,
+              "lcb_version": config.lcb_version}
     summary = summarize([p for p in problems if p.question_id in used], results, job.k_values, window)
     if todo and sandbox:
         summary["sandbox"] = sandbox

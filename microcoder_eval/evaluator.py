@@ -10,8 +10,9 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from microcoder_eval.config import EvalConfig
 from microcoder_eval.errors import InfraError
 from microcoder_eval.extraction import extract_code
-from microcoder_eval.judge import judge_flex, judge_functional_batch, judge_lcb
+from microcoder_eval.judge import LcbJudge, judge_flex, judge_functional_batch, judge_lcb
 from microcoder_eval.problem import Problem
+from microcoder_eval.sandbox import run_flex
 from microcoder_eval.sandbox.pool import SandboxPool, SandboxWorker
 from microcoder_eval.verdict import SampleResult, Status, TestResult
 
@@ -103,6 +104,7 @@ class Evaluator:
         code = extract_code(text, self.config.extract_mode) if extract else text
         tests = problem.tests
         base = SampleResult(problem.question_id, sample_index, Status.NO_CODE, [], len(tests), code)
+        base.environment = self.environment(problem)
         if code is None or not code.strip():
             base.detail = "no code block found in the completion" if extract else "empty program"
             return pos, base
@@ -133,6 +135,12 @@ class Evaluator:
             base.detail = f"only {len(results)} of {len(tests)} tests ran"
         return pos, base
 
+    def environment(self, problem: Problem) -> str:
+        """Name of the environment a sample of ``problem`` runs in (recorded in its result)."""
+        if self.config.mode == "lcb":
+            return f"lcb@{self.config.lcb_version}"
+        return run_flex.environment("functional" if problem.is_functional else "stdin")
+
     def _request(self, problem: Problem, code: str, style: str) -> dict[str, Any]:
         cfg = self.config
         timeout = problem.time_limit_s or cfg.timeout_s
@@ -143,7 +151,7 @@ class Evaluator:
             "func_name": problem.func_name, "timeout_s": timeout,
             "wall_limit_s": timeout, "cpu_limit_s": timeout + 1,
             "memory_mb": cfg.memory_mb, "output_limit_bytes": cfg.output_limit_mb * 1024 * 1024,
-            "max_processes": cfg.max_processes,
+            "max_processes": cfg.max_processes, "lcb_version": cfg.lcb_version,
         }
 
     def _call(self, worker: SandboxWorker, req: dict[str, Any]) -> dict[str, Any]:
@@ -238,8 +246,46 @@ class Evaluator:
         req.update(inputs=[t.input for t in tests], wall_limit_s=(timeout + 1) * len(tests) + 5,
                    cpu_limit_s=(timeout + 1) * len(tests) + 5)
         with self.pool.worker() as worker:
-            reply = self._call(worker, req)
-        return judge_lcb(tests, reply, problem.is_functional)
+            if self.config.all_tests or not hasattr(worker, "run_streaming"):
+                reply = self._call(worker, req)
+                return judge_lcb(tests, reply, problem.is_functional)
+            return self._run_lcb_streaming(worker, req, tests, problem.is_functional)
+
+    def _run_lcb_streaming(self, worker: Any, req: dict[str, Any], tests: list, functional: bool) -> list[TestResult]:
+        """Stop at the first failing test, as LiveCodeBench does, with the comparison kept here:
+        the worker hands over each result line as the child writes it, this judges it, and a
+        mismatch stops the child (``on_line`` returns False). Needs the sandbox hook
+        ``SandboxWorker.run_streaming(request, deadline_s, on_line)`` (see ``LcbJudge``)."""
+        last: Exception | None = None
+        for _ in range(self.config.infra_retries + 1):
+            judge = LcbJudge(tests, functional)
+
+            def on_line(index: int, line: str, judge: LcbJudge = judge) -> bool:
+                if index != len(judge.results):  # lines arrive in order, once each
+                    return False
+                return judge.feed(line)
+
+            try:
+                reply = worker.run_streaming(dict(req, stream=True), float(req["wall_limit_s"]) + 30, on_line)
+            except InfraError as e:
+                last = e
+                continue
+            if "infra_error" in reply:
+                last = InfraError(reply["infra_error"])
+                continue
+            if not judge.stopped:  # lines the worker did not stream (read after the child ended)
+                lines = [ln for ln in reply.get("result", "").split("\n")[: len(tests) + 1] if ln.strip()]
+                for line in lines[len(judge.results):]:
+                    if not judge.feed(line):
+                        break
+            results = judge.finish(reply)
+            for r in results:
+                r.max_rss_mb = reply.get("max_rss_kb", 0) / 1024
+            times = reply.get("times", [])
+            for r in results:
+                r.time_s = times[r.index] if r.index < len(times) else reply.get("time_s", 0.0)
+            return results
+        raise InfraError(f"sandbox failed {self.config.infra_retries + 1} times: {last}")
 
 
 def in_input_order(stream: Iterable[tuple[int, SampleResult]], n: int,

@@ -88,44 +88,72 @@ def judge_flex(index: int, test: TestCase, reply: dict[str, Any], functional: bo
     return _from_comparison(index, compare_stdout(reply.get("stdout", ""), test.output, opts), reply)
 
 
-def judge_lcb(tests: list[TestCase], reply: dict[str, Any], functional: bool) -> list[TestResult]:
-    """Verdicts of one LiveCodeBench-style run of all tests (stops at the first failure)."""
-    results: list[TestResult] = []
-    lines = [ln for ln in reply.get("result", "").split("\n")[: len(tests) + 1] if ln.strip()]
-    t = reply.get("time_s", 0.0)
-    for i, test in enumerate(tests):
-        if i >= len(lines):
-            if reply.get("oom_killed"):
-                results.append(TestResult(i, Status.MEMORY_LIMIT, None, "memory limit exceeded", t))
-            elif reply.get("timed_out"):
-                results.append(TestResult(i, Status.TIME_LIMIT, None, "global timeout (-1)", t))
-            else:
-                results.append(TestResult(i, Status.RUNTIME_ERROR, None,
-                                          f"runner died (exit {reply.get('exit')}, signal {reply.get('signal')})", t))
-            break
-        rec = parse_record(lines[i])
+class LcbJudge:
+    """Judges a LiveCodeBench-style run one result line at a time, as the lines arrive, and says
+    when to stop (LiveCodeBench stops at the first failing test). The comparison stays here, in
+    the trusted parent; the sandbox only ever sees inputs."""
+
+    def __init__(self, tests: list[TestCase], functional: bool) -> None:
+        self.tests, self.functional = tests, functional
+        self.results: list[TestResult] = []
+        self.stopped = False  # a test failed: later lines are not judged
+
+    def feed(self, line: str, t: float = 0.0) -> bool:
+        """Judge the next test's result line; returns whether the run should go on."""
+        i = len(self.results)
+        if self.stopped or i >= len(self.tests):
+            return False
+        self.results.append(self._judge(i, line, t))
+        if self.results[-1].status is not Status.PASSED:
+            self.stopped = True
+        return not self.stopped and len(self.results) < len(self.tests)
+
+    def _judge(self, i: int, line: str, t: float) -> TestResult:
+        rec = parse_record(line)
         if rec is None:
-            results.append(TestResult(i, Status.RUNTIME_ERROR, None, "unreadable runner output", t))
-            break
+            return TestResult(i, Status.RUNTIME_ERROR, None, "unreadable runner output", t)
         if "error" in rec:
             status = Status.TIME_LIMIT if rec.get("code") == -3 else Status.RUNTIME_ERROR
-            results.append(TestResult(i, status, None, str(rec["error"])[:300], t))
-            break
-        if functional:
+            return TestResult(i, status, None, str(rec["error"])[:300], t)
+        if self.functional:
             value, err = decode_returned(rec)
             if err:
-                results.append(TestResult(i, Status.RUNTIME_ERROR, None, err, t))
-                break
-            cmp = compare_value_lcb(value, test.output)
+                return TestResult(i, Status.RUNTIME_ERROR, None, err, t)
+            cmp = compare_value_lcb(value, self.tests[i].output)
         else:
             out = rec.get("stdout", "")
             if not isinstance(out, str):
-                results.append(TestResult(i, Status.RUNTIME_ERROR, None, "unreadable runner output", t))
-                break
-            cmp = compare_stdout_lcb(out, test.output)
-        results.append(_from_comparison(i, cmp, reply))
-        if not cmp.ok:
+                return TestResult(i, Status.RUNTIME_ERROR, None, "unreadable runner output", t)
+            cmp = compare_stdout_lcb(out, self.tests[i].output)
+        return TestResult(i, Status.PASSED if cmp.ok else Status.WRONG_ANSWER, cmp.rule, cmp.reason, t)
+
+    def finish(self, reply: dict[str, Any]) -> list[TestResult]:
+        """All verdicts, once the run ended: a test that never reported gets the run's ending."""
+        i = len(self.results)
+        if not self.stopped and i < len(self.tests):
+            t = reply.get("time_s", 0.0)
+            if reply.get("oom_killed"):
+                self.results.append(TestResult(i, Status.MEMORY_LIMIT, None, "memory limit exceeded", t))
+            elif reply.get("timed_out"):
+                self.results.append(TestResult(i, Status.TIME_LIMIT, None, "global timeout (-1)", t))
+            else:
+                self.results.append(TestResult(
+                    i, Status.RUNTIME_ERROR, None,
+                    f"runner died (exit {reply.get('exit')}, signal {reply.get('signal')})", t))
+            self.stopped = True
+        return self.results
+
+
+def judge_lcb(tests: list[TestCase], reply: dict[str, Any], functional: bool) -> list[TestResult]:
+    """Verdicts of one LiveCodeBench-style run of all tests (stops at the first failure)."""
+    judge = LcbJudge(tests, functional)
+    t = reply.get("time_s", 0.0)
+    for line in [ln for ln in reply.get("result", "").split("\n")[: len(tests) + 1] if ln.strip()]:
+        if not judge.feed(line, t):
             break
+    results = judge.finish(reply)
+    for r in results:
+        r.max_rss_mb = reply.get("max_rss_kb", 0) / 1024
     return results
 
 

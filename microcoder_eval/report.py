@@ -89,6 +89,9 @@ def to_markdown(summary: dict[str, Any]) -> str:
     if w:
         lines += [f"Window: release `{w.get('release') or 'any'}`, contest dates "
                   f"[{w.get('start_date') or 'start'}, {w.get('end_date') or 'end'}), mode `{w.get('mode', 'flex')}`", ""]
+        if w.get("lcb_version"):
+            lines += [f"LiveCodeBench grader revision: `{w['lcb_version']}`"
+                      + (" (reproduced by this run)" if w.get("mode") == "lcb" else " (for --mode lcb)"), ""]
     lines += [f"Problems: {summary['num_problems']}, samples: {summary['num_samples']}", ""]
     cols = ["All"] + list(summary["by_difficulty"])
     lines.append("| metric | " + " | ".join(c.capitalize() if c != "All" else c for c in cols) + " |")

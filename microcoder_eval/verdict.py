@@ -56,6 +56,8 @@ class SampleResult:
     num_tests: int = 0
     code: str | None = None
     detail: str = ""
+    # the environment that ran it: flex 'script' / 'leetcode', or 'lcb@<grader revision>'
+    environment: str = ""
 
     @property
     def passed(self) -> bool:
@@ -90,10 +92,11 @@ class SampleResult:
             "detail": self.detail,
             "tests": [t.to_dict() for t in self.tests],
             "code": self.code,
+            "environment": self.environment,
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "SampleResult":
         return cls(d["question_id"], d["sample_index"], Status(d["status"]),
                    [TestResult.from_dict(t) for t in d.get("tests", [])], d.get("num_tests", 0),
-                   d.get("code"), d.get("detail", ""))
+                   d.get("code"), d.get("detail", ""), d.get("environment", ""))

@@ -42,23 +42,35 @@ def test_sample_data_labels_all_right(tmp_path, capsys):
         assert got[(e["question_id"], k)] == e["expect_status"], (e["question_id"], k, e.get("note"))
 
 
-def test_lcb_mode_agrees_with_lcb_verdicts_except_hostile_eq(tmp_path):
-    assert _run(tmp_path, "--mode", "lcb") == 0
+# The shipped `lcb_grader_verdict`s are those of LiveCodeBench's grader before 2025-05-23 (15808c7).
+# At the current revision (16de2a1) its stdin mock is not iterable, which flips these categories.
+FLIPPED_AT_16DE2A1 = {"stdin_for_line_in_sys_stdin"}
+
+
+@pytest.mark.parametrize("version", ["15808c7", "16de2a1"])
+def test_lcb_mode_agrees_with_lcb_verdicts_except_hostile_eq(tmp_path, version):
+    assert _run(tmp_path, "--mode", "lcb", "--lcb-version", version) == 0
     summary = json.loads((tmp_path / "results.summary.json").read_text())
-    rows = {json.loads(l)["question_id"] + "/" + str(json.loads(l)["sample_index"])
-            for l in (tmp_path / "results.jsonl").read_text().splitlines()}
-    assert rows
+    assert summary["window"]["lcb_version"] == version
+    assert f"LiveCodeBench grader revision: `{version}`" in (tmp_path / "results.summary.md").read_text()
+    rows = [json.loads(l) for l in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert rows and {r["environment"] for r in rows} == {f"lcb@{version}"}
+    meta = json.loads((tmp_path / "results.jsonl.meta.json").read_text())
+    assert meta["settings"]["config"]["lcb_version"] == version
     expected = [json.loads(l) for l in open(SAMPLES)]
     idx: dict[str, int] = {}
-    hostile = set()
+    allowed, flipped = set(), set()
     for e in expected:
         k = idx.get(e["question_id"], 0)
         idx[e["question_id"]] = k + 1
         if e.get("category") == "always_equal_object":
-            hostile.add((e["question_id"], k))
-    bad = [(d["question_id"], d["sample_index"]) for d in summary["lcb_agreement"]["disagreements"]]
+            allowed.add((e["question_id"], k))
+        if version == "16de2a1" and e.get("category") in FLIPPED_AT_16DE2A1:
+            flipped.add((e["question_id"], k))
+    bad = {(d["question_id"], d["sample_index"]) for d in summary["lcb_agreement"]["disagreements"]}
     # the only deliberate difference: we never compare inside the untrusted process
-    assert set(bad) <= hostile, bad
+    assert bad - flipped <= allowed, bad
+    assert flipped <= bad  # the revision's own difference shows
 
 
 def test_resume_skips_finished_samples(tmp_path):
@@ -156,6 +168,23 @@ def test_real_o1_preview_outputs_never_fail_what_lcb_passed(tmp_path):
     assert summary["num_samples"] >= 278
     # public tests only: a sample LCB passed on all tests must pass here
     assert [d for d in summary["lcb_agreement"]["disagreements"] if d["lcb_verdict"]] == []
+
+
+@pytest.mark.parametrize("version", ["15808c7", "16de2a1"])
+def test_real_o1_preview_lcb_mode_at_each_revision(tmp_path, version):
+    """Measured against LiveCodeBench's own testing_util at both commits on these public tests:
+    279/279 verdicts agree at each revision. Here: no sample LCB passed on all its tests fails
+    on the public ones, and the revision is recorded in every row."""
+    probs = real("lcb_problems/lcb_v5window_2408-2502_reconstructed_279_public_tests_only.jsonl")
+    gens = real("lcb_generations/lcb_submissions_O1-Preview-2024-09-12_N1_codegeneration_1_0.2_eval_all.json")
+    out = tmp_path / "o1.jsonl"
+    assert main(["evaluate", "--problems", str(probs), "--samples", str(gens), "--out", str(out), "--no-progress",
+                 "--skip-missing", "--timeout-s", "6", "--mode", "lcb", "--lcb-version", version]) == 0
+    summary = json.loads((tmp_path / "o1.summary.json").read_text())
+    assert summary["num_samples"] >= 278 and summary["window"]["lcb_version"] == version
+    assert [d for d in summary["lcb_agreement"]["disagreements"] if d["lcb_verdict"]] == []
+    rows = [json.loads(l) for l in out.read_text().splitlines()]
+    assert {r["environment"] for r in rows} == {f"lcb@{version}"}
 
 
 def test_resume_rejudges_infra_errors(tmp_path):

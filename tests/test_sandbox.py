@@ -199,7 +199,8 @@ def test_sample_budget_bounds_hung_samples():
     ("t = 0\ndef f(x):\n    global t\n    t += x\nfor v in input().split():\n    f(int(v))\nprint(t)", False),
     ("print(sum(map(int, input().split())))\nimport sys\nsys.exit(1)", True),   # exit status ignored
     ("print(sum(map(int, input().split())))\nraise ValueError", False),         # a crash is still -4
-    ("import sys\nfor line in sys.stdin:\n    print(sum(map(int, line.split())))", True),
+    # the current grader's (16de2a1, the default) stdin mock is not iterable; see test_fidelity.py
+    ("import sys\nfor line in sys.stdin:\n    print(sum(map(int, line.split())))", False),
     ("from sys import stdin\nfor line in stdin:\n    print(sum(map(int, line.split())))", False),  # real, empty stdin
     ("print(sum(map(int, input().split())))\nexit()", True),
 ])

@@ -1,5 +1,13 @@
-"""Flex execution: the program as a plain script with real file descriptors, or LeetCode-style
-calls of ``Solution().<func>(*args)`` with the return value serialised for the trusted parent."""
+"""Flex execution: each program runs in the environment of the platform it was written for.
+
+* stdin programs (AtCoder, Codeforces): the plain script, as ``python3 solution.py`` runs it:
+  nothing injected, CPython's default recursion limit (1000); the stack is large (see
+  ``limits``), so a program that raises the limit itself recurses as deep as on the platform.
+* functional solutions (LeetCode): ``Solution().<func>(*args)`` with LeetCode's automatic imports
+  and the return value serialised for the trusted parent.
+
+Each rule is written once, below, and named by ``ENVIRONMENTS``; results record the name.
+"""
 from __future__ import annotations
 
 import builtins
@@ -11,6 +19,8 @@ import types
 
 from .values import encode_value
 
+# LiveCodeBench's prelude (lcb_runner/evaluation/testing_util.py ``import_string``): used only by
+# the lcb style (run_lcb), which reproduces LiveCodeBench's grader, never by flex.
 LCB_IMPORTS = (
     "from string import *\nfrom re import *\nfrom datetime import *\nfrom collections import *\n"
     "from heapq import *\nfrom bisect import *\nfrom copy import *\nfrom math import *\n"
@@ -21,11 +31,46 @@ LCB_IMPORTS = (
     "import statistics\nimport itertools\nimport functools\nimport operator\nimport io\nimport sys\n"
     "import json\nsys.setrecursionlimit(50000)\n"
 )
+
+# LeetCode's Python 3 judge. Its documentation ("What are the environments for the programming
+# languages?", https://support.leetcode.com/hc/en-us/articles/360011833974) says: "Most libraries
+# are already imported automatically for your convenience, such as array, bisect, collections. If
+# you need more libraries, you can import it yourself." The modules below are the ones LeetCode's
+# starter code relies on without importing them (``List``/``Optional`` from typing, ``deque``,
+# ``Counter``, ``heappush``, ``bisect_left``, ``gcd``, ``inf``, ``accumulate``, ``cache`` ...), each
+# bound as a module and star-imported, except that a star-import never hides a builtin
+# (``pow(a, b, m)`` stays the builtin, not ``math.pow``). Nothing else: no ``sys``, ``io``, ``json``.
+LEETCODE_MODULES = ("array", "bisect", "collections", "copy", "functools", "heapq", "itertools", "math",
+                    "operator", "random", "re", "string", "typing")
+LEETCODE_STAR = ("bisect", "collections", "copy", "functools", "heapq", "itertools", "math", "operator",
+                 "random", "re", "string", "typing")
+LEETCODE_IMPORTS = "".join(f"from {m} import *\n" for m in LEETCODE_STAR) + \
+    "".join(f"import {m}\n" for m in LEETCODE_MODULES)
+# LeetCode does not document its recursion limit, and its accepted recursive solutions recurse far
+# deeper than CPython's default 1000 allows (trees and graphs of 10^4..10^5 nodes); we keep the
+# depth LiveCodeBench gives functional solutions so such solutions are not failed here.
+LEETCODE_RECURSION_LIMIT = 50000
+DEFAULT_RECURSION_LIMIT = 1000  # CPython's; what ``python3 solution.py`` on AtCoder/Codeforces gets
+
+# the name each result records for the environment that ran it
+ENV_SCRIPT = "script"  # stdin program as a plain script
+ENV_LEETCODE = "leetcode"  # functional solution with LeetCode's automatic imports
+ENVIRONMENTS = {
+    ENV_SCRIPT: "plain python3 script (AtCoder, Codeforces): nothing injected, recursion limit 1000",
+    ENV_LEETCODE: "LeetCode Python 3: automatic imports of " + ", ".join(LEETCODE_MODULES),
+}
+
+
+def environment(mode: str) -> str:
+    """The flex environment for a test mode ('stdin' or 'functional')."""
+    return ENV_LEETCODE if mode == "functional" else ENV_SCRIPT
+
+
 PRELOAD = ("decimal", "fractions", "cmath", "array", "dataclasses", "enum", "queue", "threading",
            "numbers", "struct", "textwrap", "unicodedata", "graphlib", "hashlib", "encodings.idna",
            "subprocess", "socket", "time", "pprint", "contextlib", "weakref", "abc", "types",
            "sortedcontainers")
-PRELUDE_NS: dict = {}
+LEETCODE_NS: dict = {}  # LEETCODE_IMPORTS, executed once in the zygote
 EXIT_MEMORY = 201  # child's own exit code for MemoryError
 EXIT_BAD_FUNC = 202  # functional test: function not found / bad input
 RESULT_FD = 3
@@ -33,10 +78,13 @@ RESULT_FD = 3
 
 def prepare() -> None:
     """In the zygote, before any request: warm imports that forked solutions get for free."""
-    PRELUDE_NS.update({"__builtins__": builtins})
-    exec(compile(LCB_IMPORTS, "<prelude>", "exec"), PRELUDE_NS)
-    PRELUDE_NS.pop("__builtins__", None)
-    sys.setrecursionlimit(1000)
+    LEETCODE_NS.update({"__builtins__": builtins})
+    exec(compile(LEETCODE_IMPORTS, "<leetcode prelude>", "exec"), LEETCODE_NS)
+    LEETCODE_NS.pop("__builtins__", None)
+    for name in [n for n in LEETCODE_NS if hasattr(builtins, n) and n not in LEETCODE_MODULES]:
+        del LEETCODE_NS[name]  # math.pow, operator.abs, re.compile ... would hide the builtins
+    exec(compile(LCB_IMPORTS, "<lcb prelude>", "exec"), {"__builtins__": builtins})  # warm its modules
+    sys.setrecursionlimit(DEFAULT_RECURSION_LIMIT)
     for name in PRELOAD:
         try:
             __import__(name)
@@ -76,6 +124,17 @@ def _new_main() -> dict:
     return mod.__dict__
 
 
+def _enter_environment(g: dict, mode: str) -> dict:
+    """Give the fresh ``__main__`` namespace ``g`` its platform's environment; returns what was
+    injected (a name found there is not the solution's own)."""
+    if environment(mode) == ENV_LEETCODE:
+        g.update(LEETCODE_NS)
+        sys.setrecursionlimit(LEETCODE_RECURSION_LIMIT)
+    else:
+        sys.setrecursionlimit(DEFAULT_RECURSION_LIMIT)
+    return dict(g)
+
+
 def _write_result(obj) -> None:
     data = (json.dumps(obj) + "\n").encode()
     view = memoryview(data)
@@ -88,9 +147,7 @@ def run(req: dict) -> None:
     g = _new_main()
     code = req["code"]
     try:
-        g.update(PRELUDE_NS)  # the LCB imports, executed once in the worker
-        sys.setrecursionlimit(50000)
-        prelude = dict(g)
+        prelude = _enter_environment(g, req["mode"])
         compiled = compile(code, "solution.py", "exec")
         exec(compiled, g)
         if req["mode"] == "functional":
@@ -125,9 +182,7 @@ def run_batch(req: dict) -> None:
     module state persists, a fresh ``Solution()`` per test; one JSON line per test on RESULT_FD."""
     g = _new_main()
     try:
-        g.update(PRELUDE_NS)
-        sys.setrecursionlimit(50000)
-        prelude = dict(g)
+        prelude = _enter_environment(g, "functional")
         exec(compile(req["code"], "solution.py", "exec"), g)
     except SystemExit as e:
         _flush_and_exit(_exit_code(e) or 1)

@@ -1,6 +1,10 @@
 """LiveCodeBench emulation: all tests of a sample in one process, as its ``testing_util.py`` runs
-them (code wrapped in a function, stdin patched with StringIO/mock_open, stdout captured in a
-StringIO, ``SystemExit`` swallowed, per-test SIGALRM); one JSON line per test on the result fd."""
+them (code wrapped in a function, stdin patched, ``open`` patched with mock_open, stdout captured
+in a StringIO, ``SystemExit`` swallowed, per-test SIGALRM); one JSON line per test on the result
+fd, written as soon as the test ends (so the parent can compare it and stop the run).
+
+Two grader revisions differ in what ``sys.stdin`` is while a stdin test runs (``LCB_REVISIONS``);
+everything else is the same in both."""
 from __future__ import annotations
 
 import ast
@@ -14,6 +18,57 @@ import types
 
 from .run_flex import LCB_IMPORTS, _flush_and_exit, _write_result
 from .values import encode_value
+
+
+# LiveCodeBench grader revisions (commits of lcb_runner/evaluation/testing_util.py), newest first.
+LCB_REVISIONS = {
+    "16de2a1": "LiveCodeBench grader since 2025-05-23 (16de2a1 'fix: testing util and oai runner'): "
+               "sys.stdin is a mock whose .read() always returns the whole input, .buffer.read() the "
+               "whole input as bytes, .buffer.readline() always the first line; not iterable",
+    "15808c7": "LiveCodeBench grader before 2025-05-23 (15808c7): sys.stdin is a plain StringIO, "
+               "so sys.stdin.buffer raises AttributeError",
+}
+LCB_DEFAULT_REVISION = "16de2a1"
+
+
+class _BufferFirstLine:
+    """16de2a1's ``sys.stdin.buffer``: ``read`` gives all the input, ``readline`` its first line."""
+
+    def __init__(self, text: str) -> None:
+        self._data = text.encode("utf-8")
+
+    def read(self, *args):
+        return self._data
+
+    def readline(self, *args):
+        return self._data.split(b"\n", 1)[0] + b"\n"
+
+
+class _StdinWithBuffer:
+    """16de2a1's ``sys.stdin``: ``read``/``readlines`` from the whole text every time, ``readline``
+    from a StringIO, ``buffer`` as above, any other attribute from that StringIO (special methods
+    such as ``__iter__`` are not delegated, so ``for line in sys.stdin`` raises TypeError)."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._io = io.StringIO(text)
+        self.buffer = _BufferFirstLine(text)
+
+    def read(self, *args):
+        return self._text
+
+    def readline(self, *args):
+        return self._io.readline(*args)
+
+    def readlines(self, *args):
+        return self._text.split("\n")
+
+    def __getattr__(self, name):
+        return getattr(self._io, name)
+
+
+def _fake_stdin(text: str, revision: str):
+    return _StdinWithBuffer(text) if revision == "16de2a1" else io.StringIO(text)
 
 
 class _LcbTimeout(Exception):
@@ -60,6 +115,7 @@ def run(req: dict) -> None:
     per_test = max(1, int(math.ceil(float(req["timeout_s"]))))
     functional = req["mode"] == "functional"
     code = req["code"]
+    revision = req.get("lcb_version") or LCB_DEFAULT_REVISION
     try:
         signal.alarm(per_test)
         if functional:
@@ -101,12 +157,12 @@ def run(req: dict) -> None:
         captured = io.StringIO()
         captured.close = lambda *a: 1
         lines = iter(text.split("\n"))
-        fake_in = io.StringIO(text)
+        fake_in = _fake_stdin(text, revision)
         old_out = sys.stdout
         err = None
         try:
             # LCB stacks these as decorators, so they are entered bottom-up: read/readlines/
-            # readline are patched on the *real* stdin, then sys.stdin becomes a plain StringIO
+            # readline are patched on the *real* stdin, then sys.stdin becomes the revision's fake
             with contextlib.ExitStack() as patches:
                 patches.enter_context(mock.patch("sys.stdin.read", lambda *a: text))
                 patches.enter_context(mock.patch("sys.stdin.readlines", lambda *a: text.split("\n")))
