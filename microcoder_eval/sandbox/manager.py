@@ -54,14 +54,17 @@ def _read_file(fd: int, limit: int, tail: bool = False) -> tuple[bytes, bool]:
 class ResultChannel:
     """Bytes a child writes on its result descriptor: capped, line ends found in linear time."""
 
-    def __init__(self, fd: int, limit: int, expected_lines: int) -> None:
+    def __init__(self, fd: int, limit: int, expected_lines: int, keep_lines: bool = False) -> None:
         self.fd, self.limit, self.expected = fd, limit, expected_lines
+        self.keep_lines = keep_lines  # streaming: complete lines are also handed out one by one
         self.chunks: list[bytes] = []
         self.size = 0
         self.lines = 0
         self.times: list[float] = []
         self.overflow = False
         self.closed = False
+        self.partial = bytearray()  # bytes of the line being written
+        self.new_lines: list[bytes] = []  # complete lines not yet streamed to the parent
 
     def read(self, now: float, last: float) -> float:
         """Read what is there; returns the time of the latest completed line (or ``last``)."""
@@ -77,12 +80,19 @@ class ResultChannel:
             chunk, self.overflow = chunk[:max(0, room)], True
         self.chunks.append(chunk)
         self.size += len(chunk)
+        start = 0
         pos = chunk.find(b"\n")
         while pos >= 0 and self.lines < self.expected:
             self.lines += 1
             self.times.append(now - last)
             last = now
+            if self.keep_lines:
+                self.new_lines.append(bytes(self.partial) + chunk[start:pos])
+                self.partial.clear()
+            start = pos + 1
             pos = chunk.find(b"\n", pos + 1)
+        if self.keep_lines and self.lines < self.expected:
+            self.partial += chunk[start:]
         return last
 
     def data(self) -> bytes:
@@ -218,8 +228,8 @@ class Manager:
             socket.send_fds(self.init_sock, [json.dumps(head).encode()], fds[:4] + [res_w])
             os.close(res_w)
             res_w = -1
-            chan = ResultChannel(res_r, out_limit, len(inputs) if batch else 1)
-            status, timed_out = self._wait(chan, req, t0)
+            chan = ResultChannel(res_r, out_limit, len(inputs) if batch else 1, bool(req.get("stream")))
+            status, timed_out, stopped = self._wait(chan, req, t0)
             elapsed = time.monotonic() - t0
             stdout, truncated = _read_file(fds[2], out_limit)
             stderr, _ = _read_file(fds[3], STDERR_TAIL, tail=True)
@@ -236,16 +246,19 @@ class Manager:
             "timed_out": timed_out, "time_s": elapsed, "cpu_s": status["cpu_s"],
             "max_rss_kb": status["max_rss_kb"], "stdout_truncated": truncated,
             "result_overflow": chan.overflow, "times": chan.times,
+            "stopped": stopped,
         }
         return reply, [stdout, stderr, chan.data()]
 
-    def _wait(self, chan: ResultChannel, req: dict, t0: float) -> tuple[dict, bool]:
+    def _wait(self, chan: ResultChannel, req: dict, t0: float) -> tuple[dict, bool, bool]:
         """Until the sample init reports the test's end; it kills at the deadline or on overflow."""
         sock = self.init_sock
         per_test = float(req["timeout_s"]) if req["style"] in ("lcb", "flex_batch") else None
         wall = float(req["wall_limit_s"])
         last = t0
         timed_out = False
+        stream = bool(req.get("stream"))
+        stopped = False
         os.set_blocking(chan.fd, False)
         while True:
             now = time.monotonic()
@@ -255,18 +268,31 @@ class Manager:
             if now >= deadline or chan.overflow:
                 timed_out = not chan.overflow
                 break
-            watch = [sock] + ([chan.fd] if not chan.closed else [])
+            watch = [sock] + ([chan.fd] if not chan.closed else []) + ([self.proto_in] if stream else [])
             ready, _, _ = select.select(watch, [], [], deadline - now)
             if chan.fd in ready:
                 last = chan.read(time.monotonic(), last)
+                if stream:
+                    self._stream(chan)
+            if stream and self.proto_in in ready:
+                recv_frame(self.proto_in)  # the parent's {"op": "stop"}: a test failed
+                stopped = True
+                break
             if sock in ready:
                 status = self._msg(sock, None, "sample init")
                 self._drain(chan, last)
-                return status, False
+                return status, False, False
         sock.send(b"kill")
         status = self._msg(sock, time.monotonic() + 30, "sample init")
         self._drain(chan, last)
-        return status, timed_out
+        return status, timed_out and not stopped, stopped
+
+    def _stream(self, chan: ResultChannel) -> None:
+        """Hand each complete result line to the parent as it arrives (``stream`` requests)."""
+        lines, chan.new_lines = chan.new_lines, []
+        first = chan.lines - len(lines)
+        for k, line in enumerate(lines):
+            send_frame(self.proto_out, {"partial": first + k}, [line])
 
     @staticmethod
     def _drain(chan: ResultChannel, last: float) -> None:
@@ -292,6 +318,8 @@ def main() -> None:
                 break
             if req.get("op") == "exit":
                 break
+            if req.get("op") == "stop":
+                continue  # a stop that crossed the reply of the run it was meant for
             try:
                 reply, out = m.run(req, blobs)
             except Exception as e:  # noqa: BLE001 - harness failure, reported as infra error

@@ -150,7 +150,13 @@ class SandboxWorker:
             raise InfraError(f"sandbox worker {self.index} sent a malformed reply: {e}") from None
         return header, [self._read(s, deadline) for s in sizes]
 
-    def run(self, request: dict[str, Any], deadline_s: float, inputs: list[str] | None = None) -> dict[str, Any]:
+    def run_streaming(self, request: dict[str, Any], deadline_s: float, on_line: Any) -> dict[str, Any]:
+        """As ``run``, handing each result line to ``on_line(index, text)`` as the child writes it;
+        when that returns False the child is stopped (the reply then says ``stopped``)."""
+        return self.run(dict(request, stream=True), deadline_s, on_line=on_line)
+
+    def run(self, request: dict[str, Any], deadline_s: float, inputs: list[str] | None = None,
+            on_line: Any = None) -> dict[str, Any]:
         """Run one request; on any protocol failure the worker is killed and restarted later."""
         if self.proc is None or self.proc.poll() is not None:
             self.restarts += self.proc is not None
@@ -164,7 +170,15 @@ class SandboxWorker:
         try:
             self._send(header, [s.encode("utf-8", "surrogatepass") for s in inputs])
             cap = 3 * int(request["output_limit_bytes"]) + (1 << 20)
-            reply, blobs = self._recv(time.monotonic() + deadline_s, cap)
+            deadline = time.monotonic() + deadline_s
+            reply, blobs = self._recv(deadline, cap)
+            stop_sent = False
+            while "partial" in reply:
+                line = (blobs + [b""])[0].decode("utf-8", "replace")
+                if on_line is not None and not stop_sent and not on_line(reply["partial"], line):
+                    self._send({"op": "stop"}, [])
+                    stop_sent = True
+                reply, blobs = self._recv(deadline, cap)
         except InfraError:
             self.kill()
             raise
