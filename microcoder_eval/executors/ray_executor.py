@@ -10,11 +10,17 @@ Ray is imported lazily: the evaluator core never needs it.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import io
 import logging
 import os
 import socket
+import sys
+import tempfile
 import time
+import traceback
+import warnings
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,12 +118,21 @@ def connect_ray(address: str | None, num_cpus: int, runtime_env: dict[str, Any] 
             except Exception:  # noqa: BLE001
                 pass
         check_reachable(address)
-        try:
-            ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False,
-                     runtime_env=runtime_env)
-        except Exception as e:  # noqa: BLE001 - Ray raises ConnectionError, RuntimeError, ValueError...
-            raise UserError(f"cannot connect to the Ray cluster at {address!r} ({type(e).__name__}: {e}); "
-                            "check --ray-address (e.g. ray://HEAD:10001 or auto on a cluster node)") from e
+        with captured_output() as noise:
+            try:
+                ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False,
+                         runtime_env=runtime_env)
+            except Exception as e:  # noqa: BLE001 - Ray raises ConnectionError, RuntimeError, ValueError...
+                failure: BaseException | None = e
+                detail = traceback.format_exc()
+            else:
+                failure = None
+        if failure is not None:
+            raise UserError(f"cannot connect to the Ray cluster at {address!r} ({type(failure).__name__}: "
+                            f"{_first_sentence(failure)}); check --ray-address (e.g. ray://HEAD:10001, or auto "
+                            "on a cluster node)", detail=_join_detail(noise, detail)) from failure
+        if noise:  # connected: Ray's own warnings (version mismatch...) are worth seeing
+            sys.stderr.write("".join(noise))
         return True
     try:  # the switch is read from here at call time (private: checked below, not relied on blindly)
         from ray._private import ray_constants
@@ -286,7 +301,8 @@ class RayExecutor:
             except ray.exceptions.RayError as e:
                 hint = "" if o.ship_package else " (is microcoder_eval installed on every node? " \
                                                  "MICROCODER_RAY_SHIP_PACKAGE=1 sends this copy)"
-                raise UserError(f"a Ray evaluation actor failed to start{hint}: {_first_line(e)}") from e
+                raise UserError(f"a Ray evaluation actor failed to start{hint}: {_first_line(e)}",
+                                detail=str(e)) from e
         hosts = {s.info.get("host") for s in self._slots}
         log.info("ray executor: %d actors, %d sandbox workers, on %d hosts", len(self._slots),
                  sum(s.cpus for s in self._slots), len(hosts))
@@ -466,6 +482,52 @@ class _Run:
             except Exception:  # noqa: BLE001 - already finished or not cancellable
                 pass
         self.inflight.clear()
+
+
+@contextlib.contextmanager
+def captured_output() -> Iterator[list[str]]:
+    """Collect what Ray prints while connecting (Python warnings, the ``ray`` logger, and anything
+    its C++ core writes to file descriptor 2) instead of letting it reach the terminal.
+
+    Only for connecting to an existing cluster: a local instance's processes would inherit the
+    redirected descriptor. The yielded list is filled when the block ends.
+    """
+    out: list[str] = []
+    buf = io.StringIO()
+    handler = logging.StreamHandler(buf)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    ray_logger = logging.getLogger("ray")
+    saved_handlers, saved_propagate = ray_logger.handlers[:], ray_logger.propagate
+    ray_logger.handlers, ray_logger.propagate = [handler], False
+    sys.stderr.flush()
+    saved_fd = os.dup(2)
+    sink = tempfile.TemporaryFile()
+    os.dup2(sink.fileno(), 2)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield out
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved_fd, 2)
+        os.close(saved_fd)
+        ray_logger.handlers, ray_logger.propagate = saved_handlers, saved_propagate
+        sink.seek(0)
+        text = sink.read().decode(errors="replace")
+        sink.close()
+        out.extend(f"{w.category.__name__}: {w.message}\n" for w in caught)
+        out.extend(x for x in (buf.getvalue(), text) if x.strip())
+
+
+def _join_detail(noise: list[str], tb: str) -> str:
+    return ("Ray's output while connecting:\n" + "".join(noise) + "\n" if noise else "") + tb
+
+
+def _first_sentence(e: BaseException) -> str:
+    """The first sentence of an exception's first line (Ray's messages run to several)."""
+    line = _first_line(e)
+    head, dot, rest = line.partition(". ")
+    return head + "." if dot and len(head) > 20 else line
 
 
 def _first_line(e: BaseException) -> str:
