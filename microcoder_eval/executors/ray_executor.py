@@ -162,6 +162,40 @@ def connect_ray(address: str | None, num_cpus: int, runtime_env: dict[str, Any] 
     return True
 
 
+def _route_cluster_messages() -> Callable[[], None]:
+    """While an executor lives, send the cluster's error messages (a node died, a worker was
+    OOM-killed: multi-line texts Ray's driver thread prints to stdout, in the middle of a report)
+    to the ``microcoder_eval.ray`` logger as one line each. Returns the function that undoes it.
+
+    Ray has no switch for this, so its printing function is wrapped (private API; skipped when
+    absent); other output of Ray passes through unchanged.
+    """
+    try:
+        from ray._private import worker as ray_worker
+
+        original = ray_worker.print_to_stdstream
+    except (ImportError, AttributeError):  # pragma: no cover - other Ray layouts
+        return lambda: None
+    if getattr(original, "_microcoder", False):
+        return lambda: None  # another executor in this process already routes them
+
+    def route(data: dict[str, Any], ignore_prefix: bool) -> None:
+        if data.get("pid") != "raylet":
+            return original(data, ignore_prefix)
+        for text in data.get("lines") or []:
+            first = next((ln.strip() for ln in str(text).splitlines() if ln.strip()), "")
+            log.warning("ray cluster: %s", first[:300])
+
+    route._microcoder = True  # type: ignore[attr-defined]
+    ray_worker.print_to_stdstream = route
+
+    def undo() -> None:
+        if ray_worker.print_to_stdstream is route:
+            ray_worker.print_to_stdstream = original
+
+    return undo
+
+
 @dataclass
 class _Slot:
     """One evaluation actor and its health."""
@@ -200,6 +234,7 @@ class RayExecutor:
         self._owns_ray = connect_ray(self.config.ray_address, self.options.local_num_cpus or self.config.workers,
                                      package_runtime_env() if self.options.ship_package else None)
         self._slots: list[_Slot] = []
+        self._unmute = _route_cluster_messages()
         try:
             self._start_actors(tuple(hide_paths), _crash_dir)
         except BaseException:
@@ -245,6 +280,7 @@ class RayExecutor:
                     pass
         if any(self.stats[k] for k in ("actor_failures", "batch_failures")):
             log.warning("ray executor: %s", self.describe_stats())
+        self._unmute()
         if self._owns_ray:
             ray.shutdown()
 
@@ -404,9 +440,11 @@ class _Run:
             try:
                 results = ray.get(ref)
             except ray.exceptions.RayError as e:
-                died = isinstance(e, (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError))
+                # an actor pinned to a node that is gone can never run again: retire it at once
+                gone = isinstance(e, getattr(ray.exceptions, "ActorUnschedulableError", ()))
+                died = gone or isinstance(e, (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError))
                 yield from self.failed(batch, slot, queue, f"{type(e).__name__}: {_first_line(e)}",
-                                       died and gen == slot.generation)
+                                       died and gen == slot.generation, gone)
                 continue
             problem = self._check(batch, results)
             if problem:
@@ -440,7 +478,7 @@ class _Run:
         return ""
 
     def failed(self, batch: _Batch, slot: _Slot, queue: deque[_Batch], reason: str,
-               died: bool) -> Iterator[tuple[int, SampleResult]]:
+               died: bool, gone: bool = False) -> Iterator[tuple[int, SampleResult]]:
         """Record a failed attempt; requeue the batch or, with retries spent, yield infra errors."""
         ex = self.ex
         ex.stats["batch_failures"] += 1
@@ -451,7 +489,10 @@ class _Run:
             ex.stats["actor_failures"] += 1
             slot.deaths += 1
             slot.generation += 1
-            if slot.deaths > ex.options.actor_restarts:
+            if gone and not slot.retired:
+                slot.retired = True
+                log.warning("ray executor: retiring %s: its node is gone", where)
+            elif slot.deaths > ex.options.actor_restarts and not slot.retired:
                 slot.retired = True
                 log.warning("ray executor: retiring %s after %d deaths", where, slot.deaths)
         if batch.attempts <= ex.options.max_batch_retries:
