@@ -111,14 +111,15 @@ def _judge(todo: list[tuple[Problem, Sample]], config: EvalConfig, store: Result
     try:
         with _executor_errors(config, "start"):
             ev = make_executor(config, hide)
-        with ev:
+        with _executor_errors(config, "judge"), ev:  # closing it is covered too
+            with _executor_errors(config, "start"):
+                getattr(ev, "warm_up", lambda: None)()  # the local pool starts its workers now
             store.open()  # nothing is created on disk before the executor is up
-            with _executor_errors(config, "judge"):
-                for pos, res in ev.evaluate_iter(items, extract=False, sample_indices=indices):
-                    if not todo[pos][1].is_code and res.code is None:
-                        res.detail = "no code block found in the completion"
-                    store.add(res, (hashes or {}).get(todo[pos][1].key))
-                    bar.update(1)
+            for pos, res in ev.evaluate_iter(items, extract=False, sample_indices=indices):
+                if not todo[pos][1].is_code and res.code is None:
+                    res.detail = "no code block found in the completion"
+                store.add(res, (hashes or {}).get(todo[pos][1].key))
+                bar.update(1)
     finally:
         bar.close()
 
@@ -136,7 +137,7 @@ def _executor_errors(config: EvalConfig, stage: str) -> Iterator[None]:
     except Exception as e:  # noqa: BLE001 - whatever the executor raised
         what = "could not start" if stage == "start" else "failed while judging"
         raise ExecutorError(f"the {config.executor} executor {what} ({type(e).__name__}: {_first_line(e)}); "
-                            "results judged so far are kept, rerun the same command to resume",
+                            "results already on disk are kept; rerun the same command to resume",
                             detail=traceback.format_exc()) from e
 
 

@@ -288,7 +288,7 @@ def test_executor_failing_mid_run_keeps_results_and_names_its_log(tmp_path, samp
     assert main(_argv(tmp_path, path)) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "the local executor failed while judging (RuntimeError: cluster went away)" in err[0]
-    assert "results judged so far are kept" in err[0]
+    assert "results already on disk are kept" in err[0]
     os.unlink(re.search(r"details in (\S+\.log)$", err[0]).group(1))
     assert [(r["question_id"], r["sample_index"]) for r in _rows(tmp_path / "r.jsonl")] == keys[:6]
     _use(monkeypatch)
@@ -306,3 +306,23 @@ def test_reward_metrics_count_unjudged_apart():
     assert "verdict/infra_error" not in logged  # a share of judged samples is always 0: not logged
     assert (logged["verdict/judged"], logged["verdict/unjudged"], logged["verdict/bad_row"]) == (2, 1, 1)
     assert logged["verdict/infra_or_bad_row"] == 0.5
+
+
+def test_executor_whose_workers_fail_to_start_leaves_nothing_on_disk(tmp_path, samples, monkeypatch, capsys):
+    path, _ = samples
+
+    class NoWorkers(Scripted):
+        closed = False
+
+        def warm_up(self):
+            raise OSError(errno.EAGAIN, "fork failed: Resource temporarily unavailable")
+
+        def __exit__(self, *exc):
+            NoWorkers.closed = True
+
+    monkeypatch.setattr(evaluation_job, "make_executor", lambda config, hide=(): NoWorkers())
+    assert main(_argv(tmp_path, path)) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "the local executor could not start (BlockingIOError: [Errno 11] fork failed" in err[0], err
+    os.unlink(re.search(r"details in (\S+\.log)$", err[0]).group(1))
+    assert NoWorkers.closed and sorted(p.name for p in tmp_path.iterdir()) == ["s.jsonl"]
