@@ -74,6 +74,25 @@ def _node_of(cluster, node_id):
     return next(n for n in cluster.worker_nodes if n.node_id == node_id)
 
 
+def _lose(cluster, node):
+    """The machine dies: SIGKILL every process its raylet started (workers, actors, sandboxes),
+    then the node's own processes. (``remove_node`` alone leaves actor processes serving direct
+    calls for a moment, so a test could finish before the loss shows.)"""
+    import psutil
+
+    raylet = node.all_processes["raylet"][0].process.pid
+    try:
+        procs = psutil.Process(raylet).children(recursive=True)
+    except psutil.NoSuchProcess:
+        procs = []
+    for p in procs:
+        try:
+            p.kill()
+        except psutil.NoSuchProcess:
+            pass
+    cluster.remove_node(node, allow_graceful=False)
+
+
 @pytest.fixture(scope="module")
 def quick():
     cats = [json.loads(line)["category"] for line in open(SAMPLES)]
@@ -108,7 +127,7 @@ def test_node_removed_mid_run_every_sample_judged_once(two_nodes, quick_items, q
         with RayExecutor(EvalConfig(**CFG), RayExecutorOptions(batch_size=2)) as ex:
             assert len(ex.actors) == 2 and len({s.info["node"] for s in ex._slots}) == 2  # one per node
             victim = _node_of(two_nodes, ex._slots[0].info["node"])
-            seen = _judge_and_strike(ex, quick_items, lambda: two_nodes.remove_node(victim, allow_graceful=False))
+            seen = _judge_and_strike(ex, quick_items, lambda: _lose(two_nodes, victim))
             stats = ex.stats.copy()
     assert sorted(seen) == list(range(len(quick_items)))  # none lost
     assert all(len(v) == 1 for v in seen.values())  # none duplicated
@@ -163,7 +182,7 @@ def test_reward_plugin_losing_a_node(two_nodes, quick, retries):
     try:
         victim = _node_of(two_nodes, ex._slots[0].info["node"])
         reward = EvaluatorReward(rcfg, executor=_StrikeAfterFirst(
-            ex, lambda: two_nodes.remove_node(victim, allow_graceful=False)))
+            ex, lambda: _lose(two_nodes, victim)))
         got = reward(prompts=["solve"] * len(batch), completions=[s["completion"] for s in batch], **columns)
         stats = ex.stats.copy()
     finally:
@@ -199,7 +218,7 @@ def test_cli_run_losing_a_node_exits_3_and_the_rerun_completes_it(two_nodes, qui
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and not (out.exists() and out.stat().st_size):
             time.sleep(0.05)
-        two_nodes.remove_node(victim, allow_graceful=False)
+        _lose(two_nodes, victim)
 
     t = threading.Thread(target=strike)
     t.start()
@@ -225,3 +244,45 @@ def test_cli_run_losing_a_node_exits_3_and_the_rerun_completes_it(two_nodes, qui
         idx[e["question_id"]] = k + 1
         assert got[(e["question_id"], k)] == e["expect_status"], (e["question_id"], k)
     assert json.loads((tmp_path / "r.summary.json").read_text())["num_unjudged"] == 0
+
+
+def test_cli_run_losing_every_node_reports_the_rest_unjudged(two_nodes, quick, tmp_path, capsys):
+    """Like `ray stop` on the workers mid-run: what was judged stays, the rest is infra_error (not a
+    failure), the run exits 3; nothing is judged twice or lost."""
+    lines = open(SAMPLES).read().splitlines()
+    expected = [json.loads(lines[i]) for i in quick]
+    samples = tmp_path / "s.jsonl"
+    samples.write_text("".join(json.dumps(e) + "\n" for e in expected))
+    out = tmp_path / "r.jsonl"
+    victims = [_node_of(two_nodes, n["NodeID"]) for n in _alive_workers()]
+
+    def strike():
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (out.exists() and out.stat().st_size):
+            time.sleep(0.05)
+        for v in victims:
+            _lose(two_nodes, v)
+
+    t = threading.Thread(target=strike)
+    t.start()
+    status = main(["evaluate", "--problems", PROBLEMS, "--samples", str(samples), "--out", str(out),
+                   "--no-progress", "--workers", "2", "--timeout-s", "2", "--executor", "ray"])
+    t.join()
+    summary = json.loads((tmp_path / "r.summary.json").read_text())
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == len({(r["question_id"], r["sample_index"]) for r in rows}) == len(expected)
+    if status == 0:
+        pytest.skip("every batch finished before the nodes died")
+    assert status == 3 and summary["num_unjudged"] >= 1
+    assert summary["num_judged"] + summary["num_unjudged"] == len(expected)
+    unjudged = [r for r in rows if r["status"] == "infra_error"]
+    assert len(unjudged) == summary["num_unjudged"]
+    assert f"{len(unjudged)} of {len(expected)} samples could not be judged" in capsys.readouterr().err
+    # what was judged before the loss is right
+    idx: dict[str, int] = {}
+    want = {}
+    for e in expected:
+        k = idx.get(e["question_id"], 0)
+        idx[e["question_id"]] = k + 1
+        want[(e["question_id"], k)] = e["expect_status"]
+    assert all(r["status"] == want[(r["question_id"], r["sample_index"])] for r in rows if r["status"] != "infra_error")
