@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import statistics
 import sys
 import time
@@ -47,15 +48,14 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=2.0, help="per-test time limit, seconds")
     ap.add_argument("--repeat", type=int, default=2, help="replicate the items this many times")
     ap.add_argument("--batch-size", type=int, default=8, help="samples per Ray task")
-    ap.add_argument("--rounds", type=int, default=2, help="judging rounds per executor and actor count")
+    ap.add_argument("--rounds", type=int, default=3, help="judging rounds per executor and actor count")
     ap.add_argument("--json", help="also write the measurements to this JSON file")
     args = ap.parse_args()
     counts = sorted({int(x) for x in args.actors.split(",") if x.strip()})
 
     items = load_items(args.problems, args.samples, True, args.repeat)
     n_tests = sum(len(p.tests) for p, _ in items)
-    import os
-
+    print(f"load average at start: {os.getloadavg()[0]:.2f}")
     print(f"items: {len(items)} samples ({n_tests} tests, all run), per-test timeout {args.timeout}s, "
           f"ray batch size {args.batch_size}, {args.rounds} rounds, machine: {os.cpu_count()} CPUs")
     ray = import_ray()
@@ -71,20 +71,23 @@ def main() -> None:
                                  RayExecutorOptions(batch_size=args.batch_size, num_actors=n, cpus_per_actor=1))
             start = time.perf_counter() - t0
             lw, rw, rc, same = [], [], [], True
+            want = verdicts(local.evaluate(items))  # warm-up pass (page cache, imports), not timed
             try:
-                for _ in range(args.rounds):
-                    w, _, res = timed(local, items)
-                    lw.append(w)
-                    want = verdicts(res)
-                    w, c, res = timed(remote, items)
-                    rw.append(w)
-                    rc.append(c)
-                    same = same and verdicts(res) == want
+                for k in range(args.rounds):  # alternate who goes first, so load drift hits both
+                    for name in (("local", "ray") if k % 2 == 0 else ("ray", "local")):
+                        if name == "local":
+                            w, _, res = timed(local, items)
+                            lw.append(w)
+                        else:
+                            w, c, res = timed(remote, items)
+                            rw.append(w)
+                            rc.append(c)
+                        same = same and verdicts(res) == want
             finally:
                 remote.close()
                 local.close()
             lt, rt, cpu = statistics.median(lw), statistics.median(rw), statistics.median(rc)
-            rows.append({"actors": n, "local_s": lt, "ray_s": rt, "local_sps": len(items) / lt,
+            rows.append({"actors": n, "local_s": lt, "ray_s": rt, "local_rounds_s": lw, "ray_rounds_s": rw, "local_sps": len(items) / lt,
                          "ray_sps": len(items) / rt, "ratio": rt / lt,
                          "overhead_ms_per_sample": 1000 * (rt - lt) / len(items),
                          "driver_cpu_ms_per_sample": 1000 * cpu / len(items), "actors_start_s": start,
@@ -101,6 +104,10 @@ def main() -> None:
         print(f"| {r['actors']} | {r['local_sps']:.1f} | {r['ray_sps']:.1f} | {r['ray_sps'] / base:.2f}x | "
               f"{r['ratio']:.2f}x | {r['overhead_ms_per_sample']:+.1f} | {r['driver_cpu_ms_per_sample']:.2f} | "
               f"{r['actors_start_s']:.2f} | {r['verdicts_identical']} |")
+    for r in rows:
+        print(f"actors {r['actors']}: local rounds {' '.join(f'{t:.2f}' for t in r['local_rounds_s'])} s, "
+              f"ray rounds {' '.join(f'{t:.2f}' for t in r['ray_rounds_s'])} s (median used)")
+    print(f"load average at end: {os.getloadavg()[0]:.2f}")
     cpu = max(r["driver_cpu_ms_per_sample"] for r in rows)
     print(f"driver ceiling: 1 / {cpu:.2f} ms = about {1000 / cpu:.0f} samples/s for one driver "
           "(worst driver CPU per sample above)")

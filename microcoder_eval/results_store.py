@@ -24,7 +24,7 @@ T = TypeVar("T")
 
 
 def read_appended_jsonl(path: Path, parse: Callable[[bytes, int], T],
-                        skipped: list[int] | None = None) -> list[T]:
+                        skipped: list[int] | None = None, offsets: list[int] | None = None) -> list[T]:
     """Records of an append-only JSONL file written by an interrupted-or-finished run.
 
     ``parse(line, lineno)`` turns one complete line into a record. A complete line it rejects with
@@ -32,6 +32,7 @@ def read_appended_jsonl(path: Path, parse: Callable[[bytes, int], T],
     ``skipped``) and one warning line for the whole file goes to stderr; the rows after it are kept.
     Any other exception from ``parse`` propagates. Only a torn last line (no newline: the run was
     interrupted while writing it) is cut off the file, so it never precedes new appends.
+    ``offsets`` gets the byte offset of each returned record's line.
     """
     out: list[T] = []
     bad: list[tuple[int, str]] = []
@@ -40,11 +41,14 @@ def read_appended_jsonl(path: Path, parse: Callable[[bytes, int], T],
         for lineno, line in enumerate(f, 1):
             if not line.endswith(b"\n"):
                 break  # torn last line from an interrupted run
+            start = complete
             complete += len(line)
             if not line.strip():
                 continue
             try:
                 out.append(parse(line, lineno))
+                if offsets is not None:
+                    offsets.append(start)
             except (ValueError, KeyError, TypeError) as e:
                 bad.append((lineno, f"{type(e).__name__}: {e}"[:120]))
     if bad:
@@ -64,8 +68,9 @@ def fingerprint(settings: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(settings, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data``: write a temporary file beside it, fsync, rename, fsync the folder.
+def atomic_write(path: Path, data: bytes | Callable[[Any], None]) -> None:
+    """Replace ``path`` with ``data`` (bytes, or a function writing to a binary file): write a
+    temporary file beside it, fsync, rename, fsync the folder.
 
     A crash at any moment leaves either the old file or the new one. On failure the temporary file
     is removed and the error propagates (the old file is untouched).
@@ -73,11 +78,13 @@ def atomic_write(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        try:
-            _write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        with os.fdopen(fd, "wb") as f:
+            if callable(data):
+                data(f)
+            else:
+                f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -126,7 +133,8 @@ class ResultsStore:
         self.overwrite = overwrite
         self.done: dict[tuple[str, int], SampleResult] = {}
         self.input_hashes: dict[tuple[str, int], str | None] = {}
-        self.rows: dict[tuple[str, int], bytes] = {}  # last line of each sample, in order of first appearance
+        # (offset, length) of the last line of each sample in the file, in order of first appearance
+        self.rows: dict[tuple[str, int], tuple[int, int]] = {}
         self.lines = 0  # complete lines in the file (corrupt ones included)
         self._fd: int | None = None
         self._size = 0  # bytes of complete lines written
@@ -151,15 +159,16 @@ class ResultsStore:
             return None
 
     def _load(self) -> None:
-        def parse(line: bytes, lineno: int) -> tuple[SampleResult, str | None, bytes]:
+        def parse(line: bytes, lineno: int) -> tuple[SampleResult, str | None, int]:
             row = json.loads(line)
-            return SampleResult.from_dict(row), row.get("input_hash"), line
+            return SampleResult.from_dict(row), row.get("input_hash"), len(line)
 
         skipped: list[int] = []
-        parsed = read_appended_jsonl(self.path, parse, skipped)
-        for r, digest, line in parsed:
+        offsets: list[int] = []
+        parsed = read_appended_jsonl(self.path, parse, skipped, offsets)
+        for (r, digest, length), offset in zip(parsed, offsets):
             key = (r.question_id, r.sample_index)
-            self.rows[key] = line
+            self.rows[key] = (offset, length)
             if r.status is not Status.INFRA_ERROR:  # infrastructure failures are judged again
                 self.done[key] = r
                 self.input_hashes[key] = digest
@@ -215,10 +224,10 @@ class ResultsStore:
             except OSError:
                 pass
             raise _disk_error(self.path, e, len(self.rows)) from e
+        key = (result.question_id, result.sample_index)
+        self.rows[key] = (self._size, len(line))
         self._size += len(line)
         self.lines += 1
-        key = (result.question_id, result.sample_index)
-        self.rows[key] = line
         self.input_hashes[key] = input_hash
         self.done[key] = result
 
@@ -226,15 +235,24 @@ class ResultsStore:
         """Rewrite the file with one row per sample (atomically); False when nothing needed it."""
         if self._write_failed or not self.rows or self.lines == len(self.rows):
             return False
+        def copy_last_rows(dst: Any) -> None:  # streamed: only offsets are held in memory
+            with self.path.open("rb") as src:
+                for offset, length in self.rows.values():
+                    src.seek(offset)
+                    dst.write(src.read(length))
+
         try:
-            atomic_write(self.path, b"".join(self.rows.values()))
+            atomic_write(self.path, copy_last_rows)
         except OSError as e:
             # the appended file is still complete and readable (its last row per sample wins)
             print(f"microcoder-eval: warning: could not compact {self.path} to one row per sample "
                   f"({e.strerror or e}); it stays as appended, and the next run compacts it", file=sys.stderr)
             return False
-        self.lines = len(self.rows)
-        self._size = self.path.stat().st_size
+        pos = 0
+        for key, (_, length) in self.rows.items():  # where each row sits in the compacted file
+            self.rows[key] = (pos, length)
+            pos += length
+        self.lines, self._size = len(self.rows), pos
         return True
 
     def close(self, compact: bool = True) -> None:

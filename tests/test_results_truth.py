@@ -163,21 +163,20 @@ def test_compaction_failure_keeps_the_appended_file(tmp_path, samples, monkeypat
     assert Scripted.calls == [] and len(_rows(tmp_path / "r.jsonl")) == 10
 
 
-def test_atomic_write_never_leaves_a_torn_file(tmp_path, monkeypatch):
+def test_atomic_write_never_leaves_a_torn_file(tmp_path):
     target = tmp_path / "f.jsonl"
     target.write_bytes(b"old\n")
-    calls = []
 
-    def short_write(fd, data):  # the disk fills up half-way through the new file
-        calls.append(len(data))
-        if len(calls) > 1:
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return os.write(fd, bytes(data[:3]))
+    def half_then_full_disk(f):  # the disk fills up half-way through the new file
+        f.write(b"new con")
+        f.flush()
+        raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(results_store.os, "write", short_write)
     with pytest.raises(OSError):
-        results_store.atomic_write(target, b"new content\n")
+        results_store.atomic_write(target, half_then_full_disk)
     assert target.read_bytes() == b"old\n" and os.listdir(tmp_path) == ["f.jsonl"]
+    results_store.atomic_write(target, b"new content\n")
+    assert target.read_bytes() == b"new content\n" and os.listdir(tmp_path) == ["f.jsonl"]
 
 
 # ---------------------------------------------------------------- corrupt lines (issue 11)
