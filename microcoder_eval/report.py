@@ -72,7 +72,8 @@ def summarize(problems: list[Problem], results: list[SampleResult], ks: Iterable
         "status_counts": dict(status.most_common()),
         "accepted_by_rule": dict(rules.most_common()),
         "infra_errors": len(unjudged),
-        "unjudged": [{"question_id": r.question_id, "sample_index": r.sample_index, "detail": r.detail[:300]}
+        "unjudged": [{"question_id": r.question_id, "sample_index": r.sample_index, "num_tests": r.num_tests,
+                      "detail": r.detail[:300]}
                      for r in sorted(unjudged, key=lambda r: (r.question_id, r.sample_index))],
         "unjudged_problems": sorted({r.question_id for r in unjudged} - set(per_problem)),
     }

@@ -325,3 +325,15 @@ def test_executor_whose_workers_fail_to_start_leaves_nothing_on_disk(tmp_path, s
     assert len(err) == 1 and "the local executor could not start (BlockingIOError: [Errno 11] fork failed" in err[0], err
     os.unlink(re.search(r"details in (\S+\.log)$", err[0]).group(1))
     assert NoWorkers.closed and sorted(p.name for p in tmp_path.iterdir()) == ["s.jsonl"]
+
+
+def test_exit_line_names_problems_no_rerun_can_judge(capsys):
+    from microcoder_eval.evaluate_cli import finish_status
+
+    s = summarize([Problem("a"), Problem("b")], [SampleResult("a", 0, Status.INFRA_ERROR, [], 3),
+                                                  SampleResult("b", 0, Status.INFRA_ERROR, [], 0)])
+    assert finish_status(s) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "2 of 2 samples could not be judged" in err[0]
+    assert "1 of them belong to problems with no tests, which no rerun can judge" in err[0]
+    assert finish_status(summarize([Problem("a")], [SampleResult("a", 0, Status.PASSED)])) == 0
