@@ -145,8 +145,22 @@ def connect_ray(address: str | None, num_cpus: int, runtime_env: dict[str, Any] 
     if saved_flag is not None:
         ray_constants.ENABLE_RAY_CLUSTER = False
     try:
-        ray.init(num_cpus=num_cpus, include_dashboard=False, logging_level=logging.WARNING,
-                 log_to_driver=False, object_store_memory=_LOCAL_OBJECT_STORE_BYTES, runtime_env=runtime_env)
+        with captured_output(fd=False) as noise:  # its processes must not inherit a redirected stderr
+            try:
+                ray.init(num_cpus=num_cpus, include_dashboard=False, logging_level=logging.WARNING,
+                         log_to_driver=False, object_store_memory=_LOCAL_OBJECT_STORE_BYTES,
+                         runtime_env=runtime_env)
+            except Exception as e:  # noqa: BLE001
+                failure: BaseException | None = e
+                detail = traceback.format_exc()
+            else:
+                failure = None
+        if failure is not None:
+            raise UserError(f"cannot start a local Ray instance ({type(failure).__name__}: "
+                            f"{_first_sentence(failure)}); start a cluster with `ray start --head` and pass "
+                            "--ray-address, or use --executor local", detail=_join_detail(noise, detail)) from failure
+        # the token notice is about the private token set above; anything else is worth seeing
+        sys.stderr.write("".join(m for m in noise if "Token authentication is enabled" not in m))
     finally:
         if saved_flag is not None:
             ray_constants.ENABLE_RAY_CLUSTER = saved_flag
@@ -526,12 +540,12 @@ class _Run:
 
 
 @contextlib.contextmanager
-def captured_output() -> Iterator[list[str]]:
-    """Collect what Ray prints while connecting (Python warnings, the ``ray`` logger, and anything
-    its C++ core writes to file descriptor 2) instead of letting it reach the terminal.
+def captured_output(fd: bool = True) -> Iterator[list[str]]:
+    """Collect what Ray prints while connecting (Python warnings, the ``ray`` logger, and with
+    ``fd`` anything its C++ core writes to file descriptor 2) instead of letting it reach the terminal.
 
-    Only for connecting to an existing cluster: a local instance's processes would inherit the
-    redirected descriptor. The yielded list is filled when the block ends.
+    ``fd`` only for connecting to an existing cluster: a local instance's processes would inherit
+    the redirected descriptor. The yielded list is filled when the block ends.
     """
     out: list[str] = []
     buf = io.StringIO()
@@ -541,21 +555,24 @@ def captured_output() -> Iterator[list[str]]:
     saved_handlers, saved_propagate = ray_logger.handlers[:], ray_logger.propagate
     ray_logger.handlers, ray_logger.propagate = [handler], False
     sys.stderr.flush()
-    saved_fd = os.dup(2)
-    sink = tempfile.TemporaryFile()
-    os.dup2(sink.fileno(), 2)
+    sink = tempfile.TemporaryFile() if fd else None
+    saved_fd = os.dup(2) if sink else -1
+    if sink:
+        os.dup2(sink.fileno(), 2)
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             yield out
     finally:
         sys.stderr.flush()
-        os.dup2(saved_fd, 2)
-        os.close(saved_fd)
+        text = ""
+        if sink:
+            os.dup2(saved_fd, 2)
+            os.close(saved_fd)
+            sink.seek(0)
+            text = sink.read().decode(errors="replace")
+            sink.close()
         ray_logger.handlers, ray_logger.propagate = saved_handlers, saved_propagate
-        sink.seek(0)
-        text = sink.read().decode(errors="replace")
-        sink.close()
         out.extend(f"{w.category.__name__}: {w.message}\n" for w in caught)
         out.extend(x for x in (buf.getvalue(), text) if x.strip())
 
