@@ -20,7 +20,7 @@ cluster_utils = pytest.importorskip("ray.cluster_utils")
 
 from microcoder_eval.cli import main  # noqa: E402
 from microcoder_eval.config import EvalConfig  # noqa: E402
-from microcoder_eval.executors.ray_executor import RayExecutor  # noqa: E402
+from microcoder_eval.executors.ray_executor import RayExecutor, _private_token  # noqa: E402
 from microcoder_eval.executors.ray_options import RayExecutorOptions  # noqa: E402
 from microcoder_eval.lcb import load_problems  # noqa: E402
 from microcoder_eval.samples import load_samples  # noqa: E402
@@ -41,6 +41,7 @@ def cluster():
     """Head (no CPU: it runs no sandbox) + two worker nodes; dead nodes are noticed within ~2 s."""
     if ray.is_initialized():
         ray.shutdown()
+    _private_token()  # the nodes and this driver share a token of their own, not ~/.ray/auth_token
     c = cluster_utils.Cluster(initialize_head=True, head_node_args=dict(
         num_cpus=0, object_store_memory=STORE, include_dashboard=False,
         _system_config={"health_check_period_ms": 500, "health_check_failure_threshold": 4,
