@@ -292,4 +292,5 @@ def test_failed_connection_is_one_line_naming_a_log_and_leaves_no_files(tmp_path
     assert lines[0].startswith("microcoder-eval: error: cannot connect to the Ray cluster"), lines
     log = re.search(r"details in (\S+\.log)$", lines[0]).group(1)
     assert "Traceback" in open(log).read()
+    __import__("os").unlink(log)
     assert list(tmp_path.iterdir()) == []  # no results file, no .meta.json, not even the --out folder
