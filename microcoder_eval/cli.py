@@ -62,6 +62,14 @@ def log_detail(detail: str | None, argv: list[str] | None = None) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from microcoder_eval import supervise
+
+    if supervise.wanted(getattr(args, "executor", None)):  # Ray may end its driver with no word
+        return supervise.supervised(lambda: _dispatch(args, argv), f"`microcoder-eval {args.command}`")
+    return _dispatch(args, argv)
+
+
+def _dispatch(args: argparse.Namespace, argv: list[str] | None) -> int:
     try:
         return int(args.func(args) or 0)
     except UserError as e:

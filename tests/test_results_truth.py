@@ -337,3 +337,29 @@ def test_exit_line_names_problems_no_rerun_can_judge(capsys):
     assert len(err) == 1 and "2 of 2 samples could not be judged" in err[0]
     assert "1 of them belong to problems with no tests, which no rerun can judge" in err[0]
     assert finish_status(summarize([Problem("a")], [SampleResult("a", 0, Status.PASSED)])) == 0
+
+
+# ---------------------------------------------------------------- a driver that Ray ends abruptly
+def test_supervised_child_dying_without_a_word_is_one_error_line(capfd):
+    from microcoder_eval import supervise
+
+    def ray_kills_the_driver():
+        print("half a report")
+        sys.stdout.flush()
+        os._exit(1)  # what Ray's C++ core does when the driver loses its raylet
+
+    assert supervise.supervised(lambda: 3) == 3  # a reported status passes through
+    assert supervise.supervised(ray_kills_the_driver, "`microcoder-eval evaluate`") == 2
+    err = capfd.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("microcoder-eval: error: `microcoder-eval evaluate` ended abruptly: "
+                                               "its process exited with status 1 without finishing"), err
+    assert "the results already written are kept; rerun the same command to resume" in err[0]
+
+
+def test_only_ray_runs_are_supervised(monkeypatch):
+    from microcoder_eval import supervise
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # not imported here (or not installed)
+    assert supervise.wanted("ray") and not supervise.wanted("local")
+    monkeypatch.setenv("MICROCODER_SUPERVISE", "0")
+    assert not supervise.wanted("ray")
