@@ -118,7 +118,7 @@ def test_unjudged_samples_exit_3_and_a_rerun_judges_only_them(tmp_path, samples,
     assert main(_argv(tmp_path, path)) == 3
     out, err = capsys.readouterr()
     line = [ln for ln in err.splitlines() if "could not be judged" in ln]
-    assert line == [f"microcoder-eval: 3 of 10 samples could not be judged (infra_error: the sandbox or executor "
+    assert line == ["microcoder-eval: 3 of 10 samples could not be judged (infra_error: the sandbox or executor "
                     "failed, not the solution) and are left out of every score; rerun the same command to judge "
                     "them (exit status 3)"]
     summary = json.loads((tmp_path / "r.summary.json").read_text())
