@@ -129,4 +129,21 @@ def run(args: argparse.Namespace) -> int:
     from microcoder_eval.report import to_markdown
 
     sys.stdout.write(to_markdown(summary))
-    return 0
+    return finish_status(summary)
+
+
+EXIT_UNJUDGED = 3  # the run finished but some samples are infra_error (2 = bad input or a failed run)
+
+
+def finish_status(summary: dict[str, Any]) -> int:
+    """0 when every sample was judged; else one line on stderr and ``EXIT_UNJUDGED``."""
+    n = summary.get("num_unjudged", summary.get("infra_errors", 0))
+    if not n:
+        return 0
+    no_tests = sum(1 for u in summary.get("unjudged") or [] if u.get("num_tests") == 0)
+    tail = (f"; {no_tests} of them belong to problems with no tests, which no rerun can judge: fix the "
+            "problems file" if no_tests else "")
+    print(f"microcoder-eval: {n} of {summary['num_samples']} samples could not be judged (infra_error: the "
+          "sandbox or executor failed, not the solution) and are left out of every score; rerun the same "
+          f"command to judge them{tail} (exit status {EXIT_UNJUDGED})", file=sys.stderr)
+    return EXIT_UNJUDGED

@@ -1,15 +1,17 @@
 """Run one evaluation job end to end: load, match, judge (streamed + resumable), summarise."""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
 import sys
+import traceback
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from microcoder_eval.config import EvalConfig
-from microcoder_eval.errors import UserError
+from microcoder_eval.errors import ExecutorError, UserError
 from microcoder_eval.executors import make_executor
 from microcoder_eval.extraction import extract_code
 from microcoder_eval.lcb import load_problems
@@ -53,7 +55,7 @@ def run_evaluation(job: Any, config: EvalConfig, quiet: bool = False) -> dict[st
     settings = {"problems": str(Path(job.problems)), "samples": str(Path(job.samples)),
                 "use_raw_output": job.use_raw_output, "config": verdict_config,
                 "window": [job.release, job.start_date, job.end_date, job.platform, job.difficulty]}
-    store = ResultsStore(job.out, settings, overwrite=job.overwrite)
+    store = ResultsStore(job.out, settings, overwrite=job.overwrite)  # reads only; created once judging starts
     hashes = {s.key: input_hash(p, s) for p, s in pairs}
     todo = [(p, s) for p, s in pairs if not store.is_done(s.key, hashes[s.key])]
     sandbox: dict | None = None
@@ -69,7 +71,7 @@ def run_evaluation(job: Any, config: EvalConfig, quiet: bool = False) -> dict[st
                 print("microcoder-eval: warning: weaker sandbox (" + "; ".join(sandbox.get("notes", [])) +
                       "); run `microcoder-eval doctor` for details", file=sys.stderr)
     finally:
-        store.close()
+        store.close()  # compacts to one row per sample (atomically), unless a write failed
     wanted = {s.key for _, s in pairs}
     results = [r for k, r in store.done.items() if k in wanted]
     used = {p.question_id for p, _ in pairs}
@@ -85,7 +87,11 @@ def run_evaluation(job: Any, config: EvalConfig, quiet: bool = False) -> dict[st
     refs = {s.key: s.reference_verdict for _, s in pairs if s.reference_verdict is not None}
     if refs:
         summary["lcb_agreement"] = agreement(results, refs, "lcb_verdict")
-    summary["reports"] = write_reports(summary, Path(job.out).with_suffix(""))
+    try:
+        summary["reports"] = write_reports(summary, Path(job.out).with_suffix(""))
+    except OSError as e:
+        raise UserError(f"cannot write the reports next to {job.out}: {e.strerror or e}; the results file "
+                        "is complete, so rerunning the same command only writes the reports") from e
     return summary
 
 
@@ -107,13 +113,43 @@ def _judge(todo: list[tuple[Problem, Sample]], config: EvalConfig, store: Result
         items.append((p, code))
     indices = [s.sample_index for _, s in todo]
     bar = tqdm(total=len(items), desc="evaluating", unit="sample", disable=not progress, file=sys.stderr)
-    with make_executor(config, hide) as ev:
-        pool = getattr(ev, "pool", None)
-        sandbox = pool.isolation() if pool is not None else None
-        for pos, res in ev.evaluate_iter(items, extract=False, sample_indices=indices):
-            if not todo[pos][1].is_code and res.code is None:
-                res.detail = "no code block found in the completion"
-            store.add(res, (hashes or {}).get(todo[pos][1].key))
-            bar.update(1)
-    bar.close()
+    sandbox = None
+    try:
+        with _executor_errors(config, "start"):
+            ev = make_executor(config, hide)
+        with _executor_errors(config, "judge"), ev:  # closing it is covered too
+            with _executor_errors(config, "start"):
+                getattr(ev, "warm_up", lambda: None)()  # the local pool starts its workers now
+            pool = getattr(ev, "pool", None)
+            sandbox = pool.isolation() if pool is not None else None
+            store.open()  # nothing is created on disk before the executor is up
+            for pos, res in ev.evaluate_iter(items, extract=False, sample_indices=indices):
+                if not todo[pos][1].is_code and res.code is None:
+                    res.detail = "no code block found in the completion"
+                store.add(res, (hashes or {}).get(todo[pos][1].key))
+                bar.update(1)
+    finally:
+        bar.close()
     return sandbox
+
+
+@contextlib.contextmanager
+def _executor_errors(config: EvalConfig, stage: str) -> Iterator[None]:
+    """Turn any failure of an executor into the one-line error; the traceback goes to its log file.
+
+    UserErrors (bad settings, full disk) and Ctrl-C pass through as they are.
+    """
+    try:
+        yield
+    except (UserError, KeyboardInterrupt):
+        raise
+    except Exception as e:  # noqa: BLE001 - whatever the executor raised
+        what = "could not start" if stage == "start" else "failed while judging"
+        raise ExecutorError(f"the {config.executor} executor {what} ({type(e).__name__}: {_first_line(e)}); "
+                            "results already on disk are kept; rerun the same command to resume",
+                            detail=traceback.format_exc()) from e
+
+
+def _first_line(e: BaseException) -> str:
+    lines = str(e).strip().splitlines()
+    return lines[0][:300] if lines else type(e).__name__

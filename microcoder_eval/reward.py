@@ -275,14 +275,31 @@ class EvaluatorReward:
             log_extra("verdict", [r.status.value if r else "bad_row" for r in results])
             log_extra("tests_passed", [f"{r.num_passed}/{r.num_tests}" if r else "" for r in results])
         if log_metric is not None:
-            valid = [r for r in results if r is not None and r.status is not Status.INFRA_ERROR]
-            if valid:
-                log_metric("verdict/pass_rate", sum(r.passed for r in valid) / len(valid))
-                mix = Counter(r.status.value for r in valid)
-                for status in Status:
-                    log_metric(f"verdict/{status.value}", mix.get(status.value, 0) / len(valid))
-            log_metric("verdict/infra_or_bad_row", (n - len(valid)) / n if n else 0.0)
+            self.log_metrics(results, log_metric)
         return rewards
+
+    @staticmethod
+    def log_metrics(results: Sequence[SampleResult | None], log_metric: Callable[[str, float], None]) -> None:
+        """Verdict metrics over judged completions only; unjudged ones are counted apart.
+
+        ``verdict/pass_rate`` and ``verdict/<status>`` are shares of the judged completions;
+        ``verdict/judged`` and ``verdict/unjudged`` are counts (unjudged = ``infra_error``, reward
+        ``None``), ``verdict/bad_row`` counts rows whose tests could not be read, and
+        ``verdict/infra_or_bad_row`` is the share of the batch that got ``None``.
+        """
+        n = len(results)
+        valid = [r for r in results if r is not None and r.status is not Status.INFRA_ERROR]
+        if valid:
+            log_metric("verdict/pass_rate", sum(r.passed for r in valid) / len(valid))
+            mix = Counter(r.status.value for r in valid)
+            for status in Status:
+                if status is not Status.INFRA_ERROR:
+                    log_metric(f"verdict/{status.value}", mix.get(status.value, 0) / len(valid))
+        log_metric("verdict/judged", float(len(valid)))
+        log_metric("verdict/unjudged", float(sum(1 for r in results if r is not None
+                                                 and r.status is Status.INFRA_ERROR)))
+        log_metric("verdict/bad_row", float(sum(1 for r in results if r is None)))
+        log_metric("verdict/infra_or_bad_row", (n - len(valid)) / n if n else 0.0)
 
 
 # ---------------------------------------------------------------------- verl adapter

@@ -276,3 +276,21 @@ def test_own_local_instance_ships_the_package_and_shuts_down(local_ray, quick_it
         got = ex.evaluate(quick_items[:3], extract=True)
     assert [key(r) for r in got] == [key(r) for r in quick_reference[:3]]
     assert not ray.is_initialized()  # it started Ray, so it stopped it (the next test starts another)
+
+
+def test_failed_connection_is_one_line_naming_a_log_and_leaves_no_files(tmp_path):
+    import subprocess
+
+    address = "http://127.0.0.1:8265"  # a dashboard address: Ray answers with a three-line message
+    out = tmp_path / "sub" / "results.jsonl"
+    proc = subprocess.run([sys.executable, "-m", "microcoder_eval.cli", "evaluate", "--problems", PROBLEMS,
+                           "--samples", SAMPLES, "--out", str(out), "--no-progress", "--executor", "ray",
+                           "--ray-address", address], capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path)
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1, proc.stderr
+    assert lines[0].startswith("microcoder-eval: error: cannot connect to the Ray cluster"), lines
+    log = re.search(r"details in (\S+\.log)$", lines[0]).group(1)
+    assert "Traceback" in open(log).read()
+    __import__("os").unlink(log)
+    assert list(tmp_path.iterdir()) == []  # no results file, no .meta.json, not even the --out folder

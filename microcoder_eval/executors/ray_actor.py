@@ -31,8 +31,14 @@ class EvalActor:
         """Where this actor runs (answered once its evaluator is warm)."""
         import microcoder_eval
 
+        try:  # the Ray node it was placed on (this module is importable without Ray)
+            import ray
+
+            node = ray.get_runtime_context().get_node_id()
+        except Exception:  # noqa: BLE001
+            node = None
         return {"host": socket.gethostname(), "pid": os.getpid(), "workers": self.evaluator.config.workers,
-                "batches": self.batches, "package": os.path.dirname(microcoder_eval.__file__)}
+                "batches": self.batches, "package": os.path.dirname(microcoder_eval.__file__), "node": node}
 
     def evaluate_batch(self, items: Sequence[Item], extract: bool,
                        sample_indices: Sequence[int]) -> list[SampleResult]:

@@ -10,11 +10,17 @@ Ray is imported lazily: the evaluator core never needs it.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import io
 import logging
 import os
 import socket
+import sys
+import tempfile
 import time
+import traceback
+import warnings
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,12 +118,21 @@ def connect_ray(address: str | None, num_cpus: int, runtime_env: dict[str, Any] 
             except Exception:  # noqa: BLE001
                 pass
         check_reachable(address)
-        try:
-            ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False,
-                     runtime_env=runtime_env)
-        except Exception as e:  # noqa: BLE001 - Ray raises ConnectionError, RuntimeError, ValueError...
-            raise UserError(f"cannot connect to the Ray cluster at {address!r} ({type(e).__name__}: {e}); "
-                            "check --ray-address (e.g. ray://HEAD:10001 or auto on a cluster node)") from e
+        with captured_output() as noise:
+            try:
+                ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False,
+                         runtime_env=runtime_env)
+            except Exception as e:  # noqa: BLE001 - Ray raises ConnectionError, RuntimeError, ValueError...
+                failure: BaseException | None = e
+                detail = traceback.format_exc()
+            else:
+                failure = None
+        if failure is not None:
+            raise UserError(f"cannot connect to the Ray cluster at {address!r} ({type(failure).__name__}: "
+                            f"{_first_sentence(failure)}); check --ray-address (e.g. ray://HEAD:10001, or auto "
+                            "on a cluster node)", detail=_join_detail(noise, detail)) from failure
+        if noise:  # connected: Ray's own warnings (version mismatch...) are worth seeing
+            sys.stderr.write("".join(noise))
         return True
     try:  # the switch is read from here at call time (private: checked below, not relied on blindly)
         from ray._private import ray_constants
@@ -130,8 +145,22 @@ def connect_ray(address: str | None, num_cpus: int, runtime_env: dict[str, Any] 
     if saved_flag is not None:
         ray_constants.ENABLE_RAY_CLUSTER = False
     try:
-        ray.init(num_cpus=num_cpus, include_dashboard=False, logging_level=logging.WARNING,
-                 log_to_driver=False, object_store_memory=_LOCAL_OBJECT_STORE_BYTES, runtime_env=runtime_env)
+        with captured_output(fd=False) as noise:  # its processes must not inherit a redirected stderr
+            try:
+                ray.init(num_cpus=num_cpus, include_dashboard=False, logging_level=logging.WARNING,
+                         log_to_driver=False, object_store_memory=_LOCAL_OBJECT_STORE_BYTES,
+                         runtime_env=runtime_env)
+            except Exception as e:  # noqa: BLE001
+                failure: BaseException | None = e
+                detail = traceback.format_exc()
+            else:
+                failure = None
+        if failure is not None:
+            raise UserError(f"cannot start a local Ray instance ({type(failure).__name__}: "
+                            f"{_first_sentence(failure)}); start a cluster with `ray start --head` and pass "
+                            "--ray-address, or use --executor local", detail=_join_detail(noise, detail)) from failure
+        # the token notice is about the private token set above; anything else is worth seeing
+        sys.stderr.write("".join(m for m in noise if "Token authentication is enabled" not in m))
     finally:
         if saved_flag is not None:
             ray_constants.ENABLE_RAY_CLUSTER = saved_flag
@@ -145,6 +174,40 @@ def connect_ray(address: str | None, num_cpus: int, runtime_env: dict[str, Any] 
         raise UserError(f"the local Ray instance bound to {ip}, not 127.0.0.1 (this Ray version ignores "
                          f"{_LOOPBACK_ENV}=0); start a cluster yourself and pass --ray-address")
     return True
+
+
+def _route_cluster_messages() -> Callable[[], None]:
+    """While an executor lives, send the cluster's error messages (a node died, a worker was
+    OOM-killed: multi-line texts Ray's driver thread prints to stdout, in the middle of a report)
+    to the ``microcoder_eval.ray`` logger as one line each. Returns the function that undoes it.
+
+    Ray has no switch for this, so its printing function is wrapped (private API; skipped when
+    absent); other output of Ray passes through unchanged.
+    """
+    try:
+        from ray._private import worker as ray_worker
+
+        original = ray_worker.print_to_stdstream
+    except (ImportError, AttributeError):  # pragma: no cover - other Ray layouts
+        return lambda: None
+    if getattr(original, "_microcoder", False):
+        return lambda: None  # another executor in this process already routes them
+
+    def route(data: dict[str, Any], ignore_prefix: bool) -> None:
+        if data.get("pid") != "raylet":
+            return original(data, ignore_prefix)
+        for text in data.get("lines") or []:
+            first = next((ln.strip() for ln in str(text).splitlines() if ln.strip()), "")
+            log.warning("ray cluster: %s", first[:300])
+
+    route._microcoder = True  # type: ignore[attr-defined]
+    ray_worker.print_to_stdstream = route
+
+    def undo() -> None:
+        if ray_worker.print_to_stdstream is route:
+            ray_worker.print_to_stdstream = original
+
+    return undo
 
 
 @dataclass
@@ -185,6 +248,7 @@ class RayExecutor:
         self._owns_ray = connect_ray(self.config.ray_address, self.options.local_num_cpus or self.config.workers,
                                      package_runtime_env() if self.options.ship_package else None)
         self._slots: list[_Slot] = []
+        self._unmute = _route_cluster_messages()
         try:
             self._start_actors(tuple(hide_paths), _crash_dir)
         except BaseException:
@@ -230,6 +294,7 @@ class RayExecutor:
                     pass
         if any(self.stats[k] for k in ("actor_failures", "batch_failures")):
             log.warning("ray executor: %s", self.describe_stats())
+        self._unmute()
         if self._owns_ray:
             ray.shutdown()
 
@@ -286,7 +351,8 @@ class RayExecutor:
             except ray.exceptions.RayError as e:
                 hint = "" if o.ship_package else " (is microcoder_eval installed on every node? " \
                                                  "MICROCODER_RAY_SHIP_PACKAGE=1 sends this copy)"
-                raise UserError(f"a Ray evaluation actor failed to start{hint}: {_first_line(e)}") from e
+                raise UserError(f"a Ray evaluation actor failed to start{hint}: {_first_line(e)}",
+                                detail=str(e)) from e
         hosts = {s.info.get("host") for s in self._slots}
         log.info("ray executor: %d actors, %d sandbox workers, on %d hosts", len(self._slots),
                  sum(s.cpus for s in self._slots), len(hosts))
@@ -388,9 +454,11 @@ class _Run:
             try:
                 results = ray.get(ref)
             except ray.exceptions.RayError as e:
-                died = isinstance(e, (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError))
+                # an actor pinned to a node that is gone can never run again: retire it at once
+                gone = isinstance(e, getattr(ray.exceptions, "ActorUnschedulableError", ()))
+                died = gone or isinstance(e, (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError))
                 yield from self.failed(batch, slot, queue, f"{type(e).__name__}: {_first_line(e)}",
-                                       died and gen == slot.generation)
+                                       died and gen == slot.generation, gone)
                 continue
             problem = self._check(batch, results)
             if problem:
@@ -424,7 +492,7 @@ class _Run:
         return ""
 
     def failed(self, batch: _Batch, slot: _Slot, queue: deque[_Batch], reason: str,
-               died: bool) -> Iterator[tuple[int, SampleResult]]:
+               died: bool, gone: bool = False) -> Iterator[tuple[int, SampleResult]]:
         """Record a failed attempt; requeue the batch or, with retries spent, yield infra errors."""
         ex = self.ex
         ex.stats["batch_failures"] += 1
@@ -435,7 +503,10 @@ class _Run:
             ex.stats["actor_failures"] += 1
             slot.deaths += 1
             slot.generation += 1
-            if slot.deaths > ex.options.actor_restarts:
+            if gone and not slot.retired:
+                slot.retired = True
+                log.warning("ray executor: retiring %s: its node is gone", where)
+            elif slot.deaths > ex.options.actor_restarts and not slot.retired:
                 slot.retired = True
                 log.warning("ray executor: retiring %s after %d deaths", where, slot.deaths)
         if batch.attempts <= ex.options.max_batch_retries:
@@ -466,6 +537,55 @@ class _Run:
             except Exception:  # noqa: BLE001 - already finished or not cancellable
                 pass
         self.inflight.clear()
+
+
+@contextlib.contextmanager
+def captured_output(fd: bool = True) -> Iterator[list[str]]:
+    """Collect what Ray prints while connecting (Python warnings, the ``ray`` logger, and with
+    ``fd`` anything its C++ core writes to file descriptor 2) instead of letting it reach the terminal.
+
+    ``fd`` only for connecting to an existing cluster: a local instance's processes would inherit
+    the redirected descriptor. The yielded list is filled when the block ends.
+    """
+    out: list[str] = []
+    buf = io.StringIO()
+    handler = logging.StreamHandler(buf)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    ray_logger = logging.getLogger("ray")
+    saved_handlers, saved_propagate = ray_logger.handlers[:], ray_logger.propagate
+    ray_logger.handlers, ray_logger.propagate = [handler], False
+    sys.stderr.flush()
+    sink = tempfile.TemporaryFile() if fd else None
+    saved_fd = os.dup(2) if sink else -1
+    if sink:
+        os.dup2(sink.fileno(), 2)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield out
+    finally:
+        sys.stderr.flush()
+        text = ""
+        if sink:
+            os.dup2(saved_fd, 2)
+            os.close(saved_fd)
+            sink.seek(0)
+            text = sink.read().decode(errors="replace")
+            sink.close()
+        ray_logger.handlers, ray_logger.propagate = saved_handlers, saved_propagate
+        out.extend(f"{w.category.__name__}: {w.message}\n" for w in caught)
+        out.extend(x for x in (buf.getvalue(), text) if x.strip())
+
+
+def _join_detail(noise: list[str], tb: str) -> str:
+    return ("Ray's output while connecting:\n" + "".join(noise) + "\n" if noise else "") + tb
+
+
+def _first_sentence(e: BaseException) -> str:
+    """The first sentence of an exception's first line (Ray's messages run to several)."""
+    line = _first_line(e)
+    head, dot, rest = line.partition(". ")
+    return head + "." if dot and len(head) > 20 else line
 
 
 def _first_line(e: BaseException) -> str:

@@ -58,4 +58,6 @@ def run_command(args: argparse.Namespace) -> int:
         print("\nReports: " + ", ".join(reports.values()))
     if summary.get("leaderboard_run"):
         print(f"Leaderboard entry: {summary['leaderboard_run']} (rebuild with `microcoder-eval leaderboard`)")
-    return 0
+    from microcoder_eval.evaluate_cli import finish_status
+
+    return finish_status(summary)
