@@ -248,8 +248,8 @@ def test_file_size_limit_from_the_os_ends_in_one_line(tmp_path, samples):
     path, keys = samples
     limit = 1500  # the .meta.json (~700 bytes) fits, a few result rows (~400 bytes each) fit, not ten
 
-    def cap():
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.RLIM_INFINITY))
+    def cap():  # a hard limit: the CLI raises an inherited soft one to the hard one at start
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
     argv = _argv(tmp_path, path, "--workers", "1", "--timeout-s", "2")
     proc = subprocess.run([sys.executable, "-m", "microcoder_eval.cli", *argv], capture_output=True, text=True,
