@@ -34,6 +34,7 @@ from microcoder_eval.intdigits import unlimited_int_digits
 from microcoder_eval.problem import CompareOptions
 
 _INT_RE = re.compile(r"[+-]?\d+\Z")
+_TOKEN_RE = re.compile(r"\S+")
 _FLOAT_RE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
 
 
@@ -44,6 +45,10 @@ class Comparison:
     ok: bool
     rule: str | None
     reason: str = ""
+
+
+# flex: an output this much longer than the expected one fails before it is split into tokens
+OVERSIZE_FACTOR, OVERSIZE_SLACK = 16, 1 << 20
 
 
 def _lines(text: str) -> list[str]:
@@ -105,17 +110,36 @@ def _token_lists_match(got: list[str], want: list[str], tol: float) -> tuple[boo
     return True, ""
 
 
+def _count_tokens(text: str) -> int:
+    """Whitespace-separated tokens, counted in C without building them."""
+    return _TOKEN_RE.subn("", text)[1]
+
+
 def compare_stdout(got: str, want: str, opts: CompareOptions | None = None) -> Comparison:
-    """Flexible cascade for stdin/stdout programs."""
+    """Flexible cascade for stdin/stdout programs.
+
+    Every rule needs the expected number of tokens, so the token count is checked first (in C,
+    without building the tokens): a flood of short tokens or blank lines costs the judge no more
+    than a scan of the output."""
     opts = opts or CompareOptions()
     if got == want:
         return Comparison(True, "exact")
-    if not _lines(want) and _lines(got):
+    if len(got) > OVERSIZE_FACTOR * len(want) + OVERSIZE_SLACK:
+        # no rule accepts it, and reading it would cost the judge more than the program spent
+        return Comparison(False, None, f"output of {len(got)} bytes, expected {len(want)}")
+    w_lines = _lines(want)
+    if not w_lines and got.strip():
         return Comparison(False, None, "expected empty output, got some")
-    g_lines, w_lines = _lines(got), _lines(want)
+    n_got, n_want = _count_tokens(got), _count_tokens(want)
+    if n_got != n_want:
+        g_count = len(_lines(got)) if got.count("\n") <= 4 * len(w_lines) + 1024 else got.count("\n") + 1
+        extra = f"{g_count} output lines, expected {len(w_lines)} (" if g_count != len(w_lines) else ""
+        return Comparison(False, None, f"{extra}token count {n_got} != expected {n_want}" + (")" if extra else ""))
+    # as many tokens as expected; lines only when their number can match (blank-line floods cannot)
+    g_lines = _lines(got) if got.strip().count("\n") <= 4 * len(w_lines) + 1024 else None
     if g_lines == w_lines:
         return Comparison(True, "whitespace")
-    g_tok = [t for ln in g_lines for t in ln.split()]
+    g_tok = [t for ln in g_lines for t in ln.split()] if g_lines is not None else got.split()
     w_tok = [t for ln in w_lines for t in ln.split()]
     if g_tok == w_tok:
         return Comparison(True, "tokens")
@@ -126,7 +150,7 @@ def compare_stdout(got: str, want: str, opts: CompareOptions | None = None) -> C
         gl, wl = [t.lower() for t in g_tok], [t.lower() for t in w_tok]
         if _token_lists_match(gl, wl, opts.float_tol)[0]:
             return Comparison(True, "case_insensitive")
-    if opts.unordered_lines:
+    if opts.unordered_lines and g_lines is not None:
         norm = (lambda s: s.lower()) if opts.case_insensitive else (lambda s: s)
         if Counter(" ".join(norm(ln).split()) for ln in g_lines) == Counter(
             " ".join(norm(ln).split()) for ln in w_lines
@@ -136,8 +160,6 @@ def compare_stdout(got: str, want: str, opts: CompareOptions | None = None) -> C
         norm = (lambda s: s.lower()) if opts.case_insensitive else (lambda s: s)
         if Counter(map(norm, g_tok)) == Counter(map(norm, w_tok)):
             return Comparison(True, "unordered_tokens")
-    if len(g_lines) != len(w_lines) and len(g_tok) != len(w_tok):
-        reason = f"{len(g_lines)} output lines, expected {len(w_lines)} ({reason})"
     return Comparison(False, None, reason)
 
 
@@ -315,12 +337,16 @@ def _decimals(line: str) -> list[Decimal] | None:
 
 def compare_stdout_lcb(got: str, want: str) -> Comparison:
     """LiveCodeBench's stdio rule: same line count; each line equal or equal as exact Decimals."""
+    if got.strip().count("\n") != want.strip().count("\n"):  # the same verdict, without a split
+        return Comparison(False, None, "Wrong answer: mismatched output length")
     g, w = _lcb_lines(got), _lcb_lines(want)
     if len(g) != len(w):
         return Comparison(False, None, "Wrong answer: mismatched output length")
     for i, (a, b) in enumerate(zip(g, w)):
         if a == b:
             continue
+        if _count_tokens(a) != _count_tokens(b):  # unequal Decimal lists, without building them
+            return Comparison(False, None, f"Wrong answer at output_line_idx={i}: {_short(a)} != {_short(b)}")
         da, db = _decimals(a), _decimals(b)
         if da is None or db is None or da != db:
             return Comparison(False, None, f"Wrong answer at output_line_idx={i}: {_short(a)} != {_short(b)}")

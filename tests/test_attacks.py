@@ -68,6 +68,23 @@ def test_hostile_result_channel_costs_only_its_own_verdict(ev, payload):
     assert judge(ev, ADD, "print(sum(map(int, input().split())))").status is Status.PASSED
 
 
+@pytest.mark.parametrize("code", [
+    "import sys\nsys.stdout.write('1 ' * (24 << 20))",
+    "import sys\nsys.stdout.write('3' + '\\n' * (48 << 20))",
+    "import sys\nsys.stdout.write('3 ' + ' 1' * (24 << 20))",
+])
+def test_output_floods_cost_the_judge_a_bounded_multiple(ev, code):
+    """Millions of tokens or blank lines: judged without one object per token."""
+    import gc
+
+    gc.collect()
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    res = judge(ev, ADD, code)
+    assert res.status is not Status.PASSED
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base  # KiB of new peak
+    assert grown < (1200 << 10), grown  # a one-object-per-token judge needs several GiB here
+
+
 def test_result_lines_for_every_test_cannot_pass_a_wrong_function(ev):
     code = """
         import os
