@@ -154,12 +154,16 @@ class Evaluator:
             "max_processes": cfg.max_processes, "lcb_version": cfg.lcb_version,
         }
 
-    def _call(self, worker: SandboxWorker, req: dict[str, Any]) -> dict[str, Any]:
-        """Send one request, retrying on worker death; raises InfraError when retries run out."""
+    def _call(self, worker: SandboxWorker, req: dict[str, Any],
+              attempt: Callable[[SandboxWorker, dict[str, Any], float], dict[str, Any]] | None = None
+              ) -> dict[str, Any]:
+        """Send one request (through ``attempt``, default ``worker.run``), retrying on worker
+        death; raises InfraError when retries run out."""
         last: Exception | None = None
         for _ in range(self.config.infra_retries + 1):
             try:
-                reply = worker.run(req, deadline_s=float(req["wall_limit_s"]) + 30)
+                deadline_s = float(req["wall_limit_s"]) + 30
+                reply = attempt(worker, req, deadline_s) if attempt else worker.run(req, deadline_s)
             except InfraError as e:
                 last = e
                 continue
@@ -256,36 +260,32 @@ class Evaluator:
         the worker hands over each result line as the child writes it, this judges it, and a
         mismatch stops the child (``on_line`` returns False). Needs the sandbox hook
         ``SandboxWorker.run_streaming(request, deadline_s, on_line)`` (see ``LcbJudge``)."""
-        last: Exception | None = None
-        for _ in range(self.config.infra_retries + 1):
-            judge = LcbJudge(tests, functional)
+        judges: list[LcbJudge] = []
 
-            def on_line(index: int, line: str, judge: LcbJudge = judge) -> bool:
+        def attempt(w: SandboxWorker, r: dict[str, Any], deadline_s: float) -> dict[str, Any]:
+            judge = LcbJudge(tests, functional)  # a fresh one for each (re)try
+            judges.append(judge)
+
+            def on_line(index: int, line: str) -> bool:
                 if index != len(judge.results):  # lines arrive in order, once each
                     return False
                 return judge.feed(line)
 
-            try:
-                reply = worker.run_streaming(dict(req, stream=True), float(req["wall_limit_s"]) + 30, on_line)
-            except InfraError as e:
-                last = e
-                continue
-            if "infra_error" in reply:
-                last = InfraError(reply["infra_error"])
-                continue
-            if not judge.stopped:  # lines the worker did not stream (read after the child ended)
-                lines = [ln for ln in reply.get("result", "").split("\n")[: len(tests) + 1] if ln.strip()]
-                for line in lines[len(judge.results):]:
-                    if not judge.feed(line):
-                        break
-            results = judge.finish(reply)
-            for r in results:
-                r.max_rss_mb = reply.get("max_rss_kb", 0) / 1024
-            times = reply.get("times", [])
-            for r in results:
-                r.time_s = times[r.index] if r.index < len(times) else reply.get("time_s", 0.0)
-            return results
-        raise InfraError(f"sandbox failed {self.config.infra_retries + 1} times: {last}")
+            return w.run_streaming(dict(r, stream=True), deadline_s, on_line)
+
+        reply = self._call(worker, req, attempt)
+        judge = judges[-1]
+        if not judge.stopped:  # lines the worker did not stream (read after the child ended)
+            lines = [ln for ln in reply.get("result", "").split("\n")[: len(tests) + 1] if ln.strip()]
+            for line in lines[len(judge.results):]:
+                if not judge.feed(line):
+                    break
+        results = judge.finish(reply)
+        times = reply.get("times", [])
+        for r in results:
+            r.max_rss_mb = reply.get("max_rss_kb", 0) / 1024
+            r.time_s = times[r.index] if r.index < len(times) else reply.get("time_s", 0.0)
+        return results
 
 
 def in_input_order(stream: Iterable[tuple[int, SampleResult]], n: int,
