@@ -118,15 +118,8 @@ def connect_ray(address: str | None, num_cpus: int, runtime_env: dict[str, Any] 
             except Exception:  # noqa: BLE001
                 pass
         check_reachable(address)
-        with captured_output() as noise:
-            try:
-                ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False,
-                         runtime_env=runtime_env)
-            except Exception as e:  # noqa: BLE001 - Ray raises ConnectionError, RuntimeError, ValueError...
-                failure: BaseException | None = e
-                detail = traceback.format_exc()
-            else:
-                failure = None
+        noise, failure, detail = _ray_init(True, address=address, logging_level=logging.WARNING,
+                                           log_to_driver=False, runtime_env=runtime_env)
         if failure is not None:
             raise UserError(f"cannot connect to the Ray cluster at {address!r} ({type(failure).__name__}: "
                             f"{_first_sentence(failure)}); check --ray-address (e.g. ray://HEAD:10001, or auto "
@@ -145,16 +138,10 @@ def connect_ray(address: str | None, num_cpus: int, runtime_env: dict[str, Any] 
     if saved_flag is not None:
         ray_constants.ENABLE_RAY_CLUSTER = False
     try:
-        with captured_output(fd=False) as noise:  # its processes must not inherit a redirected stderr
-            try:
-                ray.init(num_cpus=num_cpus, include_dashboard=False, logging_level=logging.WARNING,
-                         log_to_driver=False, object_store_memory=_LOCAL_OBJECT_STORE_BYTES,
-                         runtime_env=runtime_env)
-            except Exception as e:  # noqa: BLE001
-                failure: BaseException | None = e
-                detail = traceback.format_exc()
-            else:
-                failure = None
+        # fd=False: the local instance's processes must not inherit a redirected stderr
+        noise, failure, detail = _ray_init(False, num_cpus=num_cpus, include_dashboard=False,
+                                           logging_level=logging.WARNING, log_to_driver=False,
+                                           object_store_memory=_LOCAL_OBJECT_STORE_BYTES, runtime_env=runtime_env)
         if failure is not None:
             raise UserError(f"cannot start a local Ray instance ({type(failure).__name__}: "
                             f"{_first_sentence(failure)}); start a cluster with `ray start --head` and pass "
@@ -537,6 +524,21 @@ class _Run:
             except Exception:  # noqa: BLE001 - already finished or not cancellable
                 pass
         self.inflight.clear()
+
+
+def _ray_init(fd: bool, **kwargs: Any) -> tuple[list[str], BaseException | None, str]:
+    """``ray.init(**kwargs)`` with its output captured: (what it printed, the failure, its traceback)."""
+    import ray
+
+    with captured_output(fd=fd) as noise:
+        try:
+            ray.init(**kwargs)
+        except Exception as e:  # noqa: BLE001 - Ray raises ConnectionError, RuntimeError, ValueError...
+            failure: BaseException | None = e
+            detail = traceback.format_exc()
+        else:
+            failure, detail = None, ""
+    return noise, failure, detail
 
 
 @contextlib.contextmanager
