@@ -96,13 +96,17 @@ class TemperatureController:
 
             def head_for(t: float):
                 if t not in heads:
+                    # TRL's function wraps and replaces ``model.forward``; by now that may be a wrapper
+                    # around the dispatcher (accelerate's autocast + fp32-output wrapper under bf16/fp16),
+                    # so put back whatever was there, not the bare dispatcher.
+                    current = model.__dict__.get("forward", bound)
                     model.forward = plain
                     try:
                         add_fused_lm_head(model, temperature=t, cast_lm_head_to_fp32=cast_lm_head_to_fp32,
                                           outputs=tuple(outputs))
                         heads[t] = model.forward
                     finally:
-                        model.forward = bound
+                        model.forward = current
                 return heads[t]
 
             @functools.wraps(type(model).forward)
