@@ -21,6 +21,7 @@ from pathlib import Path
 from microcoder_eval.errors import UserError
 
 SCRIPT_NAME = "microcoder-train"
+COMMA_LIST_FLAGS = ("diversity_candidate_temperatures",)
 
 
 @dataclass
@@ -69,8 +70,12 @@ def build_parser():
             print(f"{SCRIPT_NAME}: error: {message} (see {SCRIPT_NAME} --help)", file=sys.stderr)
             sys.exit(2)
 
-    return Parser((ScriptArguments, _reward_arguments_class(), MicroCoderGRPOConfig),
-                            prog=SCRIPT_NAME, description=__doc__.splitlines()[0])
+    parser = Parser((ScriptArguments, _reward_arguments_class(), MicroCoderGRPOConfig),
+                    prog=SCRIPT_NAME, description=__doc__.splitlines()[0])
+    for action in parser._actions:
+        if action.dest in COMMA_LIST_FLAGS:  # '0.6,0.8,1.0' as well as '0.6 0.8 1.0'; the config parses them
+            action.type = str
+    return parser
 
 
 def parse_args(argv: list[str] | None):

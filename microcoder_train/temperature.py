@@ -153,8 +153,14 @@ class TemperatureController:
             vllm.temperature = t
 
 
-def parse_temperatures(values: Sequence[float] | str) -> list[float]:
-    """Accept ``[0.6, 1.0]`` or ``"0.6,1.0"`` (CLI convenience); return floats."""
+def parse_temperatures(values: Sequence[float | str] | str) -> list[float]:
+    """Accept ``[0.6, 1.0]``, ``"0.6,1.0"`` or CLI tokens such as ``["0.6,0.8", "1.0"]``; return floats."""
     if isinstance(values, str):
-        values = [v for v in values.replace(" ", "").split(",") if v]
-    return [float(v) for v in values]
+        values = [values]
+    out: list[float] = []
+    for v in values:
+        if isinstance(v, str):
+            out.extend(float(x) for x in v.replace(" ", "").split(",") if x)
+        else:
+            out.append(float(v))
+    return out

@@ -68,3 +68,12 @@ def test_bad_input_is_one_line_and_exit_2(tiny_dir, tmp_path, capsys, change, me
     assert exit_info.value.code == 2
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("values", [["0.6,0.8,1.0"], ["0.6", "0.8", "1.0"], ["0.6,0.8", "1.0"]])
+def test_candidate_temperatures_flag_takes_a_comma_list(tiny_dir, tmp_path, values):
+    from microcoder_train.cli import parse_args
+
+    argv = _flags(tiny_dir, str(tmp_path / "x"), 1) + ["--diversity_candidate_temperatures", *values]
+    _, _, config = parse_args(argv)
+    assert config.diversity_candidate_temperatures == [0.6, 0.8, 1.0]
