@@ -71,6 +71,12 @@ class MicroCoderGRPOConfig(GRPOConfig):
                   "contains a complete code block and scored below this reward (of the first reward function) "
                   "counts as incorrect. Completions cut off before a closed code fence are never incorrect."},
     )
+    judge_truncated_completions: bool = field(
+        default=False,
+        metadata={"help": "A completion that hit max_completion_length has no final answer, so by default the "
+                  "reward judges it as having no code (the evaluator's no_code: not incorrect, so the truncation "
+                  "mask may apply). True judges its last closed code block instead (an earlier draft)."},
+    )
     temperature_schedule: str = field(
         default="fixed",
         metadata={"help": "Sampling temperature schedule: 'fixed' (always `temperature`), 'staged' "

@@ -65,6 +65,13 @@ def reward_statuses(reward_func: Any, n: int) -> list | None:
     return list(statuses)
 
 
+def _without_answer(completion: Any) -> Any:
+    """The completion as the reward should judge a truncated one: its text emptied (no code block)."""
+    if isinstance(completion, list) and completion and isinstance(completion[-1], dict):
+        return [*completion[:-1], {**completion[-1], "content": ""}]
+    return ""
+
+
 @dataclass
 class _RewardBatch:
     completions: list
@@ -138,7 +145,17 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
                            "diversity": self._schedule.probe, "chosen": self._schedule.chosen}, f, indent=2)
 
     # -- hooks ---------------------------------------------------------------------------------
+    def _truncated(self, completion_ids_list) -> list[bool]:
+        eos = set(self.eos_token_ids)
+        return [len(ids) >= self.max_completion_length and (not len(ids) or int(ids[-1]) not in eos)
+                for ids in completion_ids_list]
+
     def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):
+        if not self.args.judge_truncated_completions:
+            # A completion cut off at max_completion_length has no final answer: an earlier closed
+            # block is a draft the model was still revising, so the reward sees no code at all.
+            completions = [_without_answer(c) if cut else c
+                           for c, cut in zip(completions, self._truncated(completion_ids_list))]
         rewards_per_func = super()._calculate_rewards(inputs, prompts, completions, completion_ids_list)
         statuses = next((st for f in self.reward_funcs if (st := reward_statuses(f, len(completions))) is not None),
                         None)
@@ -192,7 +209,19 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
             group_diversity(all_ids, num_generations, args.diversity_metric, args.diversity_ngram))
         metrics["microcoder/temperature"].append(self.current_temperature)
         metrics["microcoder/response_length"].append(sum(len(x) for x in all_ids) / max(len(all_ids), 1))
-        return result.advantages.to(device=device, dtype=advantages.dtype)
+        masked_advantages = result.advantages.to(device=device, dtype=advantages.dtype)
+        self._log_table_advantages(masked_advantages, flags[:, 0].bool().tolist())
+        return masked_advantages
+
+    def _log_table_advantages(self, local_advantages: torch.Tensor, masked: list[bool]) -> None:
+        """The completions table shows the advantages that train (after masking) and which were masked."""
+        gathered = self.accelerator.gather(local_advantages.detach().float()).cpu().tolist()
+        logs = self._logs
+        table = logs["advantages"]
+        if len(table) >= len(gathered):
+            for i, value in enumerate(gathered):
+                table[len(table) - len(gathered) + i] = value
+        logs["extra"]["truncation_masked"].extend(masked)
 
     # -- checkpoints ---------------------------------------------------------------------------
     def _save_checkpoint(self, model, trial):

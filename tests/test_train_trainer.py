@@ -232,8 +232,9 @@ class _FixedRollouts(MicroCoderGRPOTrainer):
         return out
 
 
+@pytest.mark.parametrize("judge_truncated", [False, True])
 @pytest.mark.parametrize("reward_kind", ["evaluator", "local"])
-def test_masking_decisions_in_a_training_step(tmp_path, reward_kind):
+def test_masking_decisions_in_a_training_step(tmp_path, reward_kind, judge_truncated):
     from microcoder_train.data import build_train_dataset
 
     tok = build_tokenizer()
@@ -250,7 +251,7 @@ def test_masking_decisions_in_a_training_step(tmp_path, reward_kind):
         def reward(completions, **kw):  # no verdicts: the trainer falls back to code + reward < 1
             return [1.0 if "sum(a)/n" in c[-1]["content"] else 0.0 for c in completions]
     args = _args(tmp_path, max_completion_length=L_MAX, repetition_window=WINDOW, truncation_mask_rho=1.0,
-                 max_steps=1)
+                 max_steps=1, judge_truncated_completions=judge_truncated, log_completions=True)
     try:
         trainer = _FixedRollouts(model=model, reward_funcs=reward, args=args, train_dataset=dataset,
                                  processing_class=tok, completions=_fixed_completions(tok))
@@ -258,12 +259,19 @@ def test_masking_decisions_in_a_training_step(tmp_path, reward_kind):
     finally:
         if hasattr(reward, "close"):
             reward.close()
+    first = "wrong_answer" if judge_truncated else "no_code"  # by default a truncated answer is missing
     if reward_kind == "evaluator":
-        assert [r.status.value for r in reward.last_results] == ["wrong_answer", "no_code", "no_code", "passed"]
+        assert [r.status.value for r in reward.last_results] == [first, "no_code", "no_code", "passed"]
     scale = 0.5 + 1e-4  # group rewards [0, 0, 0, 1]: mean 0.25, std 0.5
-    expected = [-0.25 / scale, 0.0, -0.25 / scale, 0.75 / scale]  # only the code-less truncated one is masked
+    if judge_truncated:  # the wrong draft counts as incorrect: only the code-less truncated one is masked
+        expected = [-0.25 / scale, 0.0, -0.25 / scale, 0.75 / scale]
+    else:  # both non-looping truncated completions are "not incorrect" and masked
+        expected = [0.0, 0.0, -0.25 / scale, 0.75 / scale]
     assert trainer.advantages[0] == pytest.approx(expected, rel=1e-4)
-    assert _logged(trainer, "microcoder/masked_fraction") == [0.25]
+    # the completions table shows the advantages that trained, and which were masked
+    assert list(trainer._logs["advantages"]) == pytest.approx(expected, rel=1e-4)
+    assert list(trainer._logs["extra"]["truncation_masked"]) == [not judge_truncated, True, False, False]
+    assert _logged(trainer, "microcoder/masked_fraction") == [0.25 if judge_truncated else 0.5]
     assert _logged(trainer, "microcoder/truncation_rate") == [0.75]
     assert _logged(trainer, "microcoder/repetitive_truncated_rate") == [pytest.approx(1 / 3)]
 
