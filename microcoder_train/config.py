@@ -77,6 +77,12 @@ class MicroCoderGRPOConfig(GRPOConfig):
                   "reward judges it as having no code (the evaluator's no_code: not incorrect, so the truncation "
                   "mask may apply). True judges its last closed code block instead (an earlier draft)."},
     )
+    zero_signal_warn_steps: int = field(
+        default=5,
+        metadata={"help": "Log a warning after this many generation batches in a row in which every group's "
+                  "rewards were equal (all advantages and the loss are 0: nothing is learned). 0 disables it; "
+                  "microcoder/all_equal_groups and microcoder/zero_advantage are logged every step either way."},
+    )
     temperature_schedule: str = field(
         default="fixed",
         metadata={"help": "Sampling temperature schedule: 'fixed' (always `temperature`), 'staged' "

@@ -102,6 +102,7 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         )
         self._temperature = TemperatureController(self._schedule.temperature_at(0))
         self._reward_batch: _RewardBatch | None = None
+        self._zero_signal_streak = 0
         with self._temperature.patch_trl_fused_head(_trl_grpo_module):
             super().__init__(model=model, reward_funcs=reward_funcs, args=args, **kwargs)
 
@@ -210,12 +211,38 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         metrics["microcoder/temperature"].append(self.current_temperature)
         metrics["microcoder/response_length"].append(sum(len(x) for x in all_ids) / max(len(all_ids), 1))
         masked_advantages = result.advantages.to(device=device, dtype=advantages.dtype)
-        self._log_table_advantages(masked_advantages, flags[:, 0].bool().tolist())
+        gathered = self.accelerator.gather(masked_advantages.detach().float()).cpu()
+        self._log_table_advantages(gathered.tolist(), flags[:, 0].bool().tolist())
+        self._log_learning_signal(batch, gathered, num_generations, mode)
         return masked_advantages
 
-    def _log_table_advantages(self, local_advantages: torch.Tensor, masked: list[bool]) -> None:
+    def _log_learning_signal(self, batch: _RewardBatch, advantages: torch.Tensor, num_generations: int,
+                             mode: str) -> None:
+        """``microcoder/all_equal_groups``: share of groups whose rewards are all equal (no signal);
+        ``microcoder/zero_advantage``: 1 when every advantage that trains is 0, so the policy-gradient
+        loss is 0 and the policy cannot move. A streak of such steps is reported in the log."""
+        weights = self.reward_weights.to(batch.rewards_per_func.device).float()
+        rewards = (batch.rewards_per_func.float() * weights).nansum(dim=1).cpu()
+        groups = rewards.view(-1, num_generations)
+        all_equal = (groups.max(dim=1).values - groups.min(dim=1).values).abs() < 1e-6
+        zero = bool((advantages == 0).all())
+        metrics = self._metrics[mode]
+        metrics["microcoder/all_equal_groups"].append(all_equal.float().mean().item())
+        metrics["microcoder/zero_advantage"].append(float(zero))
+        if mode != "train":
+            return
+        self._zero_signal_streak = self._zero_signal_streak + 1 if zero else 0
+        every = self.args.zero_signal_warn_steps
+        if every and self._zero_signal_streak and self._zero_signal_streak % every == 0 \
+                and self.accelerator.is_main_process:
+            logger.warning(
+                "no learning signal for %d generation batches in a row (step %d): every group's rewards are equal "
+                "(mean reward %.3f), so every advantage and the policy-gradient loss are 0. If this persists the "
+                "policy has collapsed: lower the learning rate, raise the temperature or num_generations, or use "
+                "--dynamic_sampling", self._zero_signal_streak, self.state.global_step, float(rewards.mean()))
+
+    def _log_table_advantages(self, gathered: list[float], masked: list[bool]) -> None:
         """The completions table shows the advantages that train (after masking) and which were masked."""
-        gathered = self.accelerator.gather(local_advantages.detach().float()).cpu().tolist()
         logs = self._logs
         table = logs["advantages"]
         if len(table) >= len(gathered):
