@@ -7,10 +7,11 @@ from typing import Any
 from trl import GRPOConfig
 
 from microcoder_eval.errors import UserError
-from microcoder_train.diversity import DIVERSITY_METRICS
+from microcoder_train.diversity import DIVERSITY_METRICS, FRACTION_METRICS
 from microcoder_train.temperature import TEMPERATURE_SCHEDULES, parse_temperatures
 
 DEFAULT_CANDIDATES = (0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8)
+DEFAULT_ENTROPY_TARGET = 0.5  # nats; see the README's calibration note
 
 # Named recipes: the paper's method and the two baselines it compares against.
 RECIPES: dict[str, dict[str, Any]] = {
@@ -88,7 +89,8 @@ class MicroCoderGRPOConfig(GRPOConfig):
         metadata={"help": "Sampling temperature schedule: 'fixed' (always `temperature`), 'staged' "
                   "(`temperature_low` before `temperature_switch_step`, then `temperature_high`) or 'diversity' "
                   "(probe `diversity_candidate_temperatures` on the first batch, keep the lowest whose diversity "
-                  "reaches `diversity_target`). The same temperature is used to score training log-probs.",
+                  "reaches `diversity_target`; with temperature_switch_step set, it then rises to "
+                  "temperature_high at that step). The same temperature is used to score training log-probs.",
                   "choices": list(TEMPERATURE_SCHEDULES)},
     )
     temperature_low: float = field(
@@ -100,17 +102,19 @@ class MicroCoderGRPOConfig(GRPOConfig):
     temperature_switch_step: int | None = field(
         default=None,
         metadata={"help": "Staged schedule: global step at which the temperature rises to temperature_high. None = "
-                  "halfway through training (max_steps // 2)."},
+                  "halfway through training (max_steps // 2). Diversity schedule: if set, the probed temperature "
+                  "rises to max(probed, temperature_high) at this step (None: no rise)."},
     )
     diversity_candidate_temperatures: list[float] = field(
         default_factory=lambda: list(DEFAULT_CANDIDATES),
         metadata={"help": "Diversity schedule: candidate temperatures probed on the first generation batch."},
     )
     diversity_target: float = field(
-        default=0.5,
-        metadata={"help": "Diversity schedule: the lowest candidate temperature whose mean group diversity reaches "
-                  "this value (in [0, 1]) is kept; if none does, the most diverse candidate. Uncalibrated default: "
-                  "read the probe table the trainer writes and adjust."},
+        default=DEFAULT_ENTROPY_TARGET,
+        metadata={"help": "Diversity schedule: the lowest candidate temperature whose diversity reaches this value "
+                  "is kept; if none does, the most diverse candidate. In nats for token_entropy, in [0, 1] for the "
+                  "sequence metrics. The default is calibrated only on a synthetic peaked model (see README): "
+                  "read OUT/temperature_probe.json and adjust for a real model."},
     )
     diversity_probe_repeats: int = field(
         default=1,
@@ -118,10 +122,12 @@ class MicroCoderGRPOConfig(GRPOConfig):
                   "candidate temperature (the probe batch is generation_batch_size x this many completions)."},
     )
     diversity_metric: str = field(
-        default="distinct_ngrams",
-        metadata={"help": "Group diversity metric logged every step (and used by the diversity schedule): "
-                  "'distinct_ngrams' = distinct token n-grams / all n-grams in a prompt's group; "
-                  "'distinct_completions' = (distinct completions - 1) / (G - 1).",
+        default="token_entropy",
+        metadata={"help": "Diversity metric of the diversity schedule, logged every step as microcoder/diversity: "
+                  "'token_entropy' = mean entropy (nats) of the next-token distribution at the sampling temperature "
+                  "over the sampled completion tokens (moves with temperature); 'distinct_ngrams' = distinct token "
+                  "n-grams / all n-grams in a prompt's group; 'distinct_completions' = (distinct completions - 1) / "
+                  "(G - 1). The two sequence metrics are also logged every step under their own names.",
                   "choices": list(DIVERSITY_METRICS)},
     )
     diversity_ngram: int = field(
@@ -176,8 +182,9 @@ class MicroCoderGRPOConfig(GRPOConfig):
             raise UserError("temperature_schedule='diversity' needs at least one diversity_candidate_temperatures")
         for t in self.diversity_candidate_temperatures:
             positive("diversity_candidate_temperatures entry", t)
-        if not 0.0 <= self.diversity_target <= 1.0:
-            raise UserError(f"diversity_target={self.diversity_target} must be in [0, 1] (diversity is a fraction)")
+        if self.diversity_target < 0 or (self.diversity_metric in FRACTION_METRICS and self.diversity_target > 1):
+            raise UserError(f"diversity_target={self.diversity_target} must be in [0, 1] for "
+                            f"diversity_metric={self.diversity_metric!r} (a fraction), or >= 0 nats for token_entropy")
         if self.diversity_probe_repeats < 1:
             raise UserError(f"diversity_probe_repeats={self.diversity_probe_repeats} must be >= 1")
         if self.diversity_metric not in DIVERSITY_METRICS:

@@ -23,7 +23,7 @@ class TemperatureSchedule:
 
     ``fixed``: always ``base``. ``staged``: ``low`` before ``switch_step``, ``high`` from it on.
     ``diversity``: ``chosen`` once :func:`select_temperature` has picked it from the probe
-    (``base`` until then).
+    (``base`` until then); with a ``switch_step``, ``max(chosen, high)`` from that step on.
     """
 
     kind: str = "fixed"
@@ -42,7 +42,10 @@ class TemperatureSchedule:
                 raise ValueError("staged schedule has no switch_step")
             return self.low if step < self.switch_step else self.high
         if self.kind == "diversity":
-            return self.chosen if self.chosen is not None else self.base
+            t = self.chosen if self.chosen is not None else self.base
+            if self.switch_step is not None and step >= self.switch_step:
+                t = max(t, self.high)  # the paper's low-to-high staging, starting from the probed temperature
+            return t
         raise ValueError(f"unknown temperature schedule {self.kind!r}")
 
     @property

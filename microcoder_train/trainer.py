@@ -32,7 +32,7 @@ from trl.trainer import grpo_trainer as _trl_grpo_module
 from microcoder_eval.extraction import extract_code
 from microcoder_eval.reward import completion_text
 from microcoder_train.config import MicroCoderGRPOConfig
-from microcoder_train.diversity import group_diversity
+from microcoder_train.diversity import SEQUENCE_METRICS, group_diversity
 from microcoder_train.masking import (
     conditional_truncation_mask,
     incorrect_from_rewards,
@@ -120,6 +120,29 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         """Sample and score with ``temperature`` from now on (until the schedule sets it again)."""
         self._temperature.apply(self, temperature)
 
+    def _token_entropy(self, prompt_ids: list[list[int]], completion_ids: list[list[int]]) -> float:
+        """Mean next-token entropy (nats) over the sampled completion tokens, at the current temperature."""
+        pad = self._tokenizer.pad_token_id or 0
+        device = self.accelerator.device
+        p_width = max(len(p) for p in prompt_ids)
+        c_width = max(max((len(c) for c in completion_ids), default=0), 1)
+        rows, masks, cmask = [], [], []
+        for p, c in zip(prompt_ids, completion_ids):
+            p, c = list(p), list(c)
+            rows.append([pad] * (p_width - len(p)) + p + c + [pad] * (c_width - len(c)))
+            masks.append([0] * (p_width - len(p)) + [1] * (len(p) + len(c)) + [0] * (c_width - len(c)))
+            cmask.append([1] * len(c) + [0] * (c_width - len(c)))
+        input_ids = torch.tensor(rows, device=device)
+        attention_mask = torch.tensor(masks, device=device)
+        with torch.no_grad():
+            _, entropies, _ = self._get_per_token_logps_and_entropies(
+                self.model, input_ids, attention_mask, c_width, batch_size=self.args.per_device_train_batch_size,
+                compute_entropy=True)
+        local = torch.stack([(entropies.float() * torch.tensor(cmask, device=device)).sum(),
+                             torch.tensor(float(sum(map(sum, cmask))), device=device)])
+        total = self.accelerator.reduce(local, reduction="sum")
+        return float(total[0] / total[1].clamp(min=1))
+
     def _probe_temperatures(self, inputs: list[dict]) -> None:
         """Diversity schedule: sample the first batch at each candidate and keep the chosen one."""
         args = self.args
@@ -130,9 +153,12 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
             scores = []
             for _ in range(args.diversity_probe_repeats):
                 completion_ids, _ = self._generate_single_turn(prompt_ids, images, mm_fields, self.num_generations)
-                all_ids = gather_object(completion_ids)
-                scores.append(group_diversity(all_ids, self.num_generations, args.diversity_metric,
-                                              args.diversity_ngram))
+                if args.diversity_metric == "token_entropy":
+                    scores.append(self._token_entropy(prompt_ids, completion_ids))
+                else:
+                    all_ids = gather_object(completion_ids)
+                    scores.append(group_diversity(all_ids, self.num_generations, args.diversity_metric,
+                                                  args.diversity_ngram))
             table[t] = sum(scores) / len(scores)
             self._metrics["train"][f"microcoder/probe_diversity/t={t:g}"].append(table[t])
         self._schedule.chosen = select_temperature(table, args.diversity_target)
@@ -144,6 +170,14 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
             with open(os.path.join(args.output_dir, PROBE_FILE), "w") as f:
                 json.dump({"metric": args.diversity_metric, "target": args.diversity_target,
                            "diversity": self._schedule.probe, "chosen": self._schedule.chosen}, f, indent=2)
+
+    def log(self, logs: dict[str, float], start_time: float | None = None) -> None:
+        mode = "train" if self.model.training else "eval"
+        metrics = self._metrics[mode]
+        if self.args.diversity_metric == "token_entropy" and metrics.get("entropy"):
+            # the loss forward scores at the sampling temperature: TRL's entropy is this step's token entropy
+            metrics["microcoder/diversity"] = list(metrics["entropy"])
+        super().log(logs, start_time)
 
     # -- hooks ---------------------------------------------------------------------------------
     def _truncated(self, completion_ids_list) -> list[bool]:
@@ -206,8 +240,11 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         metrics["microcoder/masked_of_truncated"].append(masked / truncated if truncated else 0.0)
         num_generations = self.num_generations if mode == "train" else self.num_generations_eval
         all_ids = gather_object(batch.completion_ids)
-        metrics["microcoder/diversity"].append(
-            group_diversity(all_ids, num_generations, args.diversity_metric, args.diversity_ngram))
+        for name in SEQUENCE_METRICS:
+            value = group_diversity(all_ids, num_generations, name, args.diversity_ngram)
+            metrics[f"microcoder/{name}"].append(value)
+            if name == args.diversity_metric:
+                metrics["microcoder/diversity"].append(value)
         metrics["microcoder/temperature"].append(self.current_temperature)
         metrics["microcoder/response_length"].append(sum(len(x) for x in all_ids) / max(len(all_ids), 1))
         masked_advantages = result.advantages.to(device=device, dtype=advantages.dtype)

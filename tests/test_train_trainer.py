@@ -86,7 +86,8 @@ def test_microcoder_steps_change_parameters_and_log_metrics(tiny_dir, tmp_path):
     assert _logged(trainer, "microcoder/masked_fraction") == _logged(trainer, "microcoder/truncation_rate")
     assert any(0 < t < 1 for t in _logged(trainer, "microcoder/truncation_rate"))
     assert _logged(trainer, "microcoder/temperature") == [0.9] * 3
-    assert all(0 < d <= 1 for d in _logged(trainer, "microcoder/diversity"))
+    assert all(0 < d <= 1 for d in _logged(trainer, "microcoder/distinct_ngrams"))
+    assert _logged(trainer, "microcoder/diversity") == _logged(trainer, "entropy")  # token_entropy, in nats
 
 
 @pytest.mark.parametrize("name", ["grpo", "dapo"])
@@ -173,7 +174,8 @@ def test_diversity_schedule_probes_picks_and_survives_resume(tmp_path):
     with torch.no_grad():
         model.lm_head.weight.mul_(20)  # peaked logits: near-greedy (low diversity) at T=0.05
     kw = dict(temperature_schedule="diversity", diversity_candidate_temperatures=[0.05, 1.0, 5.0],
-              diversity_target=0.9, save_strategy="steps", save_steps=1, max_steps=2)
+              diversity_target=0.9, diversity_metric="distinct_ngrams", save_strategy="steps", save_steps=1,
+              max_steps=2)
     trainer = MicroCoderGRPOTrainer(model=model, reward_funcs=length_reward, args=_args(tmp_path, **kw),
                                     train_dataset=_dataset(), processing_class=tok)
     trainer.train()
