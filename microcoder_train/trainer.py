@@ -29,6 +29,7 @@ from transformers.trainer_utils import PREFIX_CHECKPOINT_DIR
 from trl import GRPOTrainer
 from trl.trainer import grpo_trainer as _trl_grpo_module
 
+from microcoder_eval.errors import UserError
 from microcoder_eval.extraction import extract_code
 from microcoder_eval.reward import completion_text
 from microcoder_train.config import MicroCoderGRPOConfig
@@ -39,6 +40,7 @@ from microcoder_train.masking import (
     incorrect_from_statuses,
     pad_completions,
 )
+from microcoder_train.shaping import OverlongPenalty
 from microcoder_train.temperature import TemperatureController, TemperatureSchedule, select_temperature
 
 logger = logging.getLogger("microcoder_train")
@@ -65,11 +67,35 @@ def reward_statuses(reward_func: Any, n: int) -> list | None:
     return list(statuses)
 
 
+def judges_code(reward_func: Any) -> bool:
+    """Reward functions that judge the completion's final code: the evaluator reward, or any
+    function with a true ``judges_code`` attribute. Only these see truncated completions emptied."""
+    from microcoder_eval.reward import EvaluatorReward
+
+    return isinstance(reward_func, EvaluatorReward) or bool(getattr(reward_func, "judges_code", False))
+
+
 def _without_answer(completion: Any) -> Any:
-    """The completion as the reward should judge a truncated one: its text emptied (no code block)."""
+    """The completion as a code judge should see a truncated one: its text emptied (no code block)."""
     if isinstance(completion, list) and completion and isinstance(completion[-1], dict):
         return [*completion[:-1], {**completion[-1], "content": ""}]
     return ""
+
+
+class _FinalAnswerOnly:
+    """Calls a code-judging reward with the truncated completions emptied (for one batch)."""
+
+    def __init__(self, func: Any, truncated: list[bool]):
+        self.func, self.truncated = func, truncated
+        self.__name__ = getattr(func, "__name__", type(func).__name__)
+
+    def __call__(self, *args, completions=None, **kwargs):
+        if completions is not None and len(completions) == len(self.truncated):
+            completions = [_without_answer(c) if t else c for c, t in zip(completions, self.truncated)]
+        return self.func(*args, completions=completions, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.func, name)
 
 
 @dataclass
@@ -103,8 +129,24 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         self._temperature = TemperatureController(self._schedule.temperature_at(0))
         self._reward_batch: _RewardBatch | None = None
         self._zero_signal_streak = 0
+        self._round = 0  # generation rounds of the current batch (dynamic sampling adds rounds)
+        self._local_keep: torch.Tensor | None = None  # per local group: rewards not all equal
+        if args.overlong_buffer_length > 0:
+            funcs = list(reward_funcs) if isinstance(reward_funcs, (list, tuple)) else [reward_funcs]
+            reward_funcs = [*funcs, OverlongPenalty(args.max_completion_length, args.overlong_buffer_length,
+                                                     args.overlong_penalty_factor)]
+            if args.reward_weights is not None and len(args.reward_weights) == len(funcs):
+                args.reward_weights = [*args.reward_weights, 1.0]
+        if args.lora_r and kwargs.get("peft_config") is None:
+            kwargs["peft_config"] = args.to_lora_config()
         with self._temperature.patch_trl_fused_head(_trl_grpo_module):
             super().__init__(model=model, reward_funcs=reward_funcs, args=args, **kwargs)
+        if args.dynamic_sampling and (args.per_device_train_batch_size * args.steps_per_generation) \
+                % self.num_generations:
+            raise UserError("dynamic_sampling needs whole prompt groups on each process: per_device_train_batch_size "
+                            f"x steps_per_generation = {args.per_device_train_batch_size * args.steps_per_generation} "
+                            f"must be a multiple of num_generations={self.num_generations}")
+        self._prompt_generator = torch.Generator().manual_seed(args.seed * 7919 + self.accelerator.process_index)
 
     # -- temperature -------------------------------------------------------------------------
     @property
@@ -186,12 +228,16 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
                 for ids in completion_ids_list]
 
     def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):
-        if not self.args.judge_truncated_completions:
+        originals = self.reward_funcs
+        cut = self._truncated(completion_ids_list)
+        if not self.args.judge_truncated_completions and any(cut):
             # A completion cut off at max_completion_length has no final answer: an earlier closed
-            # block is a draft the model was still revising, so the reward sees no code at all.
-            completions = [_without_answer(c) if cut else c
-                           for c, cut in zip(completions, self._truncated(completion_ids_list))]
-        rewards_per_func = super()._calculate_rewards(inputs, prompts, completions, completion_ids_list)
+            # block is a draft the model was still revising, so code judges see no code at all.
+            self.reward_funcs = [_FinalAnswerOnly(f, cut) if judges_code(f) else f for f in originals]
+        try:
+            rewards_per_func = super()._calculate_rewards(inputs, prompts, completions, completion_ids_list)
+        finally:
+            self.reward_funcs = originals
         statuses = next((st for f in self.reward_funcs if (st := reward_statuses(f, len(completions))) is not None),
                         None)
         self._reward_batch = _RewardBatch(completions, completion_ids_list, rewards_per_func, statuses)
@@ -203,16 +249,94 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
             if self._schedule.needs_probe:
                 self._probe_temperatures(inputs)
             self.set_temperature(self._schedule.temperature_at(self.state.global_step))
+        self._round = 0
+        output = self._score_round(inputs)
+        if mode == "train" and self.args.dynamic_sampling:
+            output = self._dynamic_sampling(inputs, output)
+        return output
+
+    def _score_round(self, inputs):
+        """One generation + reward + advantage round (TRL's), then MicroCoder's masking and metrics."""
+        mode = "train" if self.model.training else "eval"
+        self._local_keep = None
         output = super()._generate_and_score_completions(inputs)
         batch, self._reward_batch = self._reward_batch, None
         if batch is not None:
             output["advantages"] = self._mask_and_log(output["advantages"], batch, mode)
+        self._round += 1
         return output
+
+    # -- DAPO dynamic sampling ---------------------------------------------------------------
+    def _fresh_prompts(self, n_groups: int) -> list[dict]:
+        """``n_groups`` random training rows, each repeated num_generations times (TRL's batch layout)."""
+        dataset = self.train_dataset
+        picks = torch.randint(len(dataset), (n_groups,), generator=self._prompt_generator).tolist()
+        return [dict(dataset[i]) for i in picks for _ in range(self.num_generations)]
+
+    def _dynamic_sampling(self, inputs, output):
+        """Keep the groups with a learning signal, refill with groups of fresh prompts (DAPO)."""
+        G = self.num_generations
+        n_groups = len(inputs) // G
+        rounds = [(output, self._local_keep)]
+        have = int(self._local_keep.sum()) if self._local_keep is not None else n_groups
+        extra = 0
+        while extra < self.args.dynamic_sampling_max_rounds:
+            need = torch.tensor([float(n_groups - have)], device=self.accelerator.device)
+            if self.accelerator.gather(need).max().item() <= 0:  # every process is full: stop together
+                break
+            out = self._score_round(self._fresh_prompts(n_groups))
+            rounds.append((out, self._local_keep))
+            have += int(self._local_keep.sum())
+            extra += 1
+        chosen: list[tuple[int, int]] = []  # (round, group)
+        for r, (_, keep) in enumerate(rounds):
+            chosen += [(r, g) for g in range(n_groups) if keep[g]]
+        kept = min(len(chosen), n_groups)
+        chosen = chosen[:n_groups]
+        if len(chosen) < n_groups:  # not enough signal: fill with dropped groups of the first round (advantage 0)
+            chosen += [(0, g) for g in range(n_groups) if not rounds[0][1][g]][: n_groups - len(chosen)]
+        fill = self.accelerator.gather(torch.tensor([kept / n_groups], device=self.accelerator.device))
+        self._metrics["train"]["microcoder/dynamic_sampling_fill_rate"].append(fill.mean().item())
+        self._metrics["train"]["microcoder/dynamic_sampling_rounds"].append(float(len(rounds)))
+        return self._assemble(rounds, chosen, G)
+
+    def _assemble(self, rounds, chosen, G):
+        """A batch made of the ``chosen`` (round, group) rows, re-padded to common widths."""
+        first = rounds[0][0]
+        unsupported = set(first) - {"prompt_ids", "prompt_mask", "completion_ids", "completion_mask", "advantages",
+                                    "num_items_in_batch", "old_per_token_logps", "ref_per_token_logps",
+                                    "sampling_per_token_logps", "importance_sampling_ratio", "tool_mask"}
+        if unsupported:
+            raise NotImplementedError(f"dynamic_sampling does not support batches with {sorted(unsupported)}")
+        pad_id = self._tokenizer.pad_token_id or 0
+        out: dict[str, Any] = {}
+        for key, value in first.items():
+            if key == "num_items_in_batch" or value is None:
+                continue
+            parts = []
+            for r, g in chosen:
+                parts.append(rounds[r][0][key][g * G : (g + 1) * G])
+            if value.dim() == 1:
+                out[key] = torch.cat(parts)
+                continue
+            width = max(p.size(1) for p in parts)
+            fill = pad_id if key in ("prompt_ids", "completion_ids") else 0
+            left = key.startswith("prompt")
+            padded = []
+            for p in parts:
+                extra = p.new_full((p.size(0), width - p.size(1)), fill)
+                padded.append(torch.cat([extra, p] if left else [p, extra], dim=1))
+            out[key] = torch.cat(padded)
+        loss_mask = out["completion_mask"] if "tool_mask" not in out else out["completion_mask"] * out["tool_mask"]
+        out["num_items_in_batch"] = self.accelerator.gather(loss_mask.sum()).sum()
+        return out
 
     def _incorrect(self, batch: _RewardBatch, local_rewards: torch.Tensor) -> torch.Tensor:
         if batch.statuses is not None:
             return incorrect_from_statuses(batch.statuses)
-        has_code = torch.tensor([extract_code(completion_text(c)) is not None for c in batch.completions])
+        cut = self._truncated(batch.completion_ids) if not self.args.judge_truncated_completions else None
+        has_code = torch.tensor([extract_code(completion_text(c)) is not None and not (cut and cut[i])
+                                 for i, c in enumerate(batch.completions)])
         return incorrect_from_rewards(local_rewards, has_code, self.args.truncation_pass_reward)
 
     def _mask_and_log(self, advantages: torch.Tensor, batch: _RewardBatch, mode: str) -> torch.Tensor:
@@ -222,7 +346,7 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         local_rewards = batch.rewards_per_func[start : start + n, 0].detach().float().cpu()
         ids, lengths = pad_completions(batch.completion_ids, pad_value=self._tokenizer.pad_token_id or 0)
         seed = (args.seed * 1_000_003 + self.state.global_step * 1009 + self.accelerator.process_index * 7
-                + (mode == "eval")) % (2**63)
+                + (mode == "eval") + self._round * 104_729) % (2**63)
         uniform = torch.rand(n, generator=torch.Generator().manual_seed(seed))
         result = conditional_truncation_mask(
             advantages.detach().cpu(), ids, lengths, self._incorrect(batch, local_rewards),
@@ -262,6 +386,9 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         rewards = (batch.rewards_per_func.float() * weights).nansum(dim=1).cpu()
         groups = rewards.view(-1, num_generations)
         all_equal = (groups.max(dim=1).values - groups.min(dim=1).values).abs() < 1e-6
+        local_groups = len(batch.completion_ids) // num_generations
+        first_group = self.accelerator.process_index * local_groups
+        self._local_keep = ~all_equal[first_group : first_group + local_groups]
         zero = bool((advantages == 0).all())
         metrics = self._metrics[mode]
         metrics["microcoder/all_equal_groups"].append(all_equal.float().mean().item())
