@@ -88,6 +88,13 @@ class MicroCoderGRPOConfig(GRPOConfig):
                   "rewards were equal (all advantages and the loss are 0: nothing is learned). 0 disables it; "
                   "microcoder/all_equal_groups and microcoder/zero_advantage are logged every step either way."},
     )
+    concurrent_reward: bool = field(
+        default=True,
+        metadata={"help": "Compute the reward on a background thread as soon as generation ends, while the step "
+                  "scores the old/reference log-probs (beta > 0, vLLM importance sampling, or misaligned "
+                  "accumulation); logged: microcoder/reward_s (reward time) and microcoder/reward_wait_s (time the "
+                  "step waited for it). Plain synchronous reward functions only; others run as TRL runs them."},
+    )
     prompts_per_step: int | None = field(
         default=None,
         metadata={"help": "Prompts (questions) per optimizer step, one of the paper's main levers (64 was best). "

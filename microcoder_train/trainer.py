@@ -20,14 +20,17 @@ from __future__ import annotations
 import json
 import logging
 import os
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import torch
-from accelerate.utils import gather_object
+from accelerate.utils import gather, gather_object
 from transformers.trainer_utils import PREFIX_CHECKPOINT_DIR
 from trl import GRPOTrainer
 from trl.trainer import grpo_trainer as _trl_grpo_module
+from trl.trainer.utils import is_async_callable
 
 from microcoder_eval.errors import UserError
 from microcoder_eval.extraction import extract_code
@@ -131,6 +134,10 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         self._zero_signal_streak = 0
         self._round = 0  # generation rounds of the current batch (dynamic sampling adds rounds)
         self._local_keep: torch.Tensor | None = None  # per local group: rewards not all equal
+        self._pending_inputs: list | None = None  # the batch being scored (the reward thread needs its columns)
+        self._reward_future: tuple | None = None
+        self._reward_pool: ThreadPoolExecutor | None = None
+        self._reward_compute_s = 0.0
         if args.overlong_buffer_length > 0:
             funcs = list(reward_funcs) if isinstance(reward_funcs, (list, tuple)) else [reward_funcs]
             reward_funcs = [*funcs, OverlongPenalty(args.max_completion_length, args.overlong_buffer_length,
@@ -227,17 +234,73 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         return [len(ids) >= self.max_completion_length and (not len(ids) or int(ids[-1]) not in eos)
                 for ids in completion_ids_list]
 
-    def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):
-        originals = self.reward_funcs
+    def _judging_funcs(self, completion_ids_list) -> list:
+        """The reward functions for this batch: code judges see truncated completions emptied.
+
+        A completion cut off at max_completion_length has no final answer: an earlier closed block
+        is a draft the model was still revising, so code judges see no code at all."""
         cut = self._truncated(completion_ids_list)
-        if not self.args.judge_truncated_completions and any(cut):
-            # A completion cut off at max_completion_length has no final answer: an earlier closed
-            # block is a draft the model was still revising, so code judges see no code at all.
-            self.reward_funcs = [_FinalAnswerOnly(f, cut) if judges_code(f) else f for f in originals]
-        try:
-            rewards_per_func = super()._calculate_rewards(inputs, prompts, completions, completion_ids_list)
-        finally:
-            self.reward_funcs = originals
+        if self.args.judge_truncated_completions or not any(cut):
+            return list(self.reward_funcs)
+        return [_FinalAnswerOnly(f, cut) if judges_code(f) else f for f in self.reward_funcs]
+
+    # -- concurrent reward ---------------------------------------------------------------------
+    def _can_overlap_reward(self) -> bool:
+        if not self.args.concurrent_reward or self.environments is not None or self.rollout_func is not None:
+            return False
+        return all(not isinstance(f, torch.nn.Module) and not is_async_callable(f) for f in self.reward_funcs)
+
+    def _generate(self, prompts):
+        out = super()._generate(prompts)
+        self._reward_future = None
+        inputs = self._pending_inputs
+        completion_ids, completions, extra_fields = out[1], out[3], out[5]
+        if (self._can_overlap_reward() and not extra_fields and inputs is not None
+                and len(inputs) == len(completions)):
+            if self._reward_pool is None:
+                self._reward_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="microcoder-reward")
+            future = self._reward_pool.submit(self._local_rewards, inputs, prompts, completions, completion_ids)
+            self._reward_future = (completion_ids, future)
+        return out
+
+    def _local_rewards(self, inputs, prompts, completions, completion_ids_list) -> torch.Tensor:
+        """This process's ``[B, num_funcs]`` rewards (TRL's sync-callable path, without the gather);
+        runs on the reward thread while the main thread scores log-probs."""
+        t0 = time.perf_counter()
+        keys = [key for key in inputs[0] if key not in ("prompt", "completion", "completion_ids")]
+        reward_kwargs = {key: [example[key] for example in inputs] for key in keys}
+        reward_kwargs.update(trainer_state=self.state, log_extra=self._log_completion_extra,
+                             log_metric=self._log_metric)
+        out = torch.zeros(len(prompts), len(self.reward_funcs))
+        for i, (func, name) in enumerate(zip(self._judging_funcs(completion_ids_list), self.reward_func_names)):
+            values = func(prompts=prompts, completions=completions, completion_ids=completion_ids_list,
+                          **reward_kwargs)
+            if len(values) != len(prompts):
+                raise ValueError(f"The reward function '{name}' returned {len(values)} rewards, but "
+                                 f"{len(prompts)} were expected (one per prompt-completion pair)")
+            out[:, i] = torch.tensor([v if v is not None else float("nan") for v in values], dtype=torch.float32)
+        self._reward_compute_s = time.perf_counter() - t0
+        return out
+
+    def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):
+        pending, self._reward_future = self._reward_future, None
+        t0 = time.perf_counter()
+        if pending is not None and pending[0] is completion_ids_list:
+            local = pending[1].result()  # the time spent here is what the step waits for the reward
+            wait = time.perf_counter() - t0
+            rewards_per_func = gather(local.to(self.accelerator.device))
+            compute = self._reward_compute_s
+        else:
+            originals = self.reward_funcs
+            self.reward_funcs = self._judging_funcs(completion_ids_list)
+            try:
+                rewards_per_func = super()._calculate_rewards(inputs, prompts, completions, completion_ids_list)
+            finally:
+                self.reward_funcs = originals
+            wait = compute = time.perf_counter() - t0
+        mode = "train" if self.model.training else "eval"
+        self._metrics[mode]["microcoder/reward_s"].append(compute)
+        self._metrics[mode]["microcoder/reward_wait_s"].append(wait)
         statuses = next((st for f in self.reward_funcs if (st := reward_statuses(f, len(completions))) is not None),
                         None)
         self._reward_batch = _RewardBatch(completions, completion_ids_list, rewards_per_func, statuses)
@@ -259,7 +322,14 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         """One generation + reward + advantage round (TRL's), then MicroCoder's masking and metrics."""
         mode = "train" if self.model.training else "eval"
         self._local_keep = None
-        output = super()._generate_and_score_completions(inputs)
+        self._pending_inputs = inputs
+        try:
+            output = super()._generate_and_score_completions(inputs)
+        finally:
+            self._pending_inputs = None
+            if self._reward_future is not None:  # an error before the reward was collected: do not leak it
+                self._reward_future[1].cancel()
+                self._reward_future = None
         batch, self._reward_batch = self._reward_batch, None
         if batch is not None:
             output["advantages"] = self._mask_and_log(output["advantages"], batch, mode)

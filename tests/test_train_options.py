@@ -119,3 +119,40 @@ def test_lora_trains_only_the_adapter(tmp_path):
     changed = {n for n, p in trainer.model.named_parameters() if not torch.equal(before[n], p)}
     assert changed and changed <= trainable
     assert _logged(trainer, "microcoder/temperature") == [0.6, 1.2]
+
+
+class _ScoringSignal(MicroCoderGRPOTrainer):
+    """Sets an event when the step starts scoring reference log-probs (the work the reward overlaps)."""
+
+    def __init__(self, *a, event, **kw):
+        super().__init__(*a, **kw)
+        self.event = event
+
+    def _get_per_token_logps_and_entropies(self, *a, **kw):
+        if not torch.is_grad_enabled():  # the no-grad ref/old scoring, not the loss forward
+            self.event.set()
+        return super()._get_per_token_logps_and_entropies(*a, **kw)
+
+
+@pytest.mark.parametrize("concurrent", [True, False])
+def test_reward_runs_while_the_step_scores_reference_log_probs(tmp_path, concurrent):
+    import threading
+
+    event, seen = threading.Event(), []
+
+    def reward(completions, **kw):
+        # concurrent: the ref-model scoring starts while this reward still runs, so the event fires;
+        # sequential: the scoring already happened before the reward was called
+        seen.append((threading.current_thread() is threading.main_thread(), event.wait(timeout=30)))
+        event.clear()
+        return [float(len(c[-1]["content"]) % 3) for c in completions]
+
+    tok = build_tokenizer()
+    path = tmp_path / "model"
+    build_model(tok).save_pretrained(path)
+    tok.save_pretrained(path)
+    trainer = _ScoringSignal(model=str(path), reward_funcs=reward, processing_class=tok, train_dataset=_dataset(),
+                             event=event, args=_args(tmp_path, max_steps=2, beta=0.04, concurrent_reward=concurrent))
+    trainer.train()
+    assert seen == [(not concurrent, True)] * 2
+    assert len(_logged(trainer, "microcoder/reward_wait_s")) == 2 and len(_logged(trainer, "microcoder/reward_s")) == 2
