@@ -88,6 +88,11 @@ class MicroCoderGRPOConfig(GRPOConfig):
                   "rewards were equal (all advantages and the loss are 0: nothing is learned). 0 disables it; "
                   "microcoder/all_equal_groups and microcoder/zero_advantage are logged every step either way."},
     )
+    training_report: bool = field(
+        default=True,
+        metadata={"help": "After training, write OUT/training_curves.png and OUT/training_summary.md (reward, pass "
+                  "rate by difficulty, response length, truncated/masked fractions, diversity, temperature)."},
+    )
     concurrent_reward: bool = field(
         default=True,
         metadata={"help": "Compute the reward on a background thread as soon as generation ends, while the step "

@@ -43,6 +43,7 @@ from microcoder_train.masking import (
     incorrect_from_statuses,
     pad_completions,
 )
+from microcoder_train.report import write_training_report
 from microcoder_train.shaping import OverlongPenalty
 from microcoder_train.temperature import TemperatureController, TemperatureSchedule, select_temperature
 
@@ -325,14 +326,14 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         self._pending_inputs = inputs
         try:
             output = super()._generate_and_score_completions(inputs)
+            batch, self._reward_batch = self._reward_batch, None
+            if batch is not None:
+                output["advantages"] = self._mask_and_log(output["advantages"], batch, mode)
         finally:
             self._pending_inputs = None
             if self._reward_future is not None:  # an error before the reward was collected: do not leak it
                 self._reward_future[1].cancel()
                 self._reward_future = None
-        batch, self._reward_batch = self._reward_batch, None
-        if batch is not None:
-            output["advantages"] = self._mask_and_log(output["advantages"], batch, mode)
         self._round += 1
         return output
 
@@ -440,12 +441,35 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
             if name == args.diversity_metric:
                 metrics["microcoder/diversity"].append(value)
         metrics["microcoder/temperature"].append(self.current_temperature)
+        self._log_pass_by_difficulty(batch, local_rewards, mode)
         metrics["microcoder/response_length"].append(sum(len(x) for x in all_ids) / max(len(all_ids), 1))
         masked_advantages = result.advantages.to(device=device, dtype=advantages.dtype)
         gathered = self.accelerator.gather(masked_advantages.detach().float()).cpu()
         self._log_table_advantages(gathered.tolist(), flags[:, 0].bool().tolist())
         self._log_learning_signal(batch, gathered, num_generations, mode)
         return masked_advantages
+
+    def _log_pass_by_difficulty(self, batch: _RewardBatch, local_rewards: torch.Tensor, mode: str) -> None:
+        """``microcoder/pass_rate/<difficulty>`` when the rows carry a ``difficulty`` column."""
+        inputs = self._pending_inputs
+        if not inputs or len(inputs) != len(batch.completion_ids) or "difficulty" not in inputs[0]:
+            return
+        if batch.statuses is not None:
+            passed = [getattr(st, "value", st) == "passed" for st in batch.statuses]
+        else:
+            passed = (local_rewards >= self.args.truncation_pass_reward).tolist()
+        pairs = gather_object([(str(x.get("difficulty") or "unknown"), bool(p)) for x, p in zip(inputs, passed)])
+        for level in sorted({d for d, _ in pairs}):
+            hits = [p for d, p in pairs if d == level]
+            self._metrics[mode][f"microcoder/pass_rate/{level}"].append(sum(hits) / len(hits))
+
+    def train(self, *args, **kwargs):
+        output = super().train(*args, **kwargs)
+        if self.args.training_report and self.is_world_process_zero():
+            paths = write_training_report(self.state.log_history, self.args.output_dir)
+            if paths:
+                logger.info("training curves: %s; summary: %s", *paths)
+        return output
 
     def _log_learning_signal(self, batch: _RewardBatch, advantages: torch.Tensor, num_generations: int,
                              mode: str) -> None:

@@ -3,6 +3,7 @@ a zero-learning-rate control in the same test; and the no-signal state is logged
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
 
@@ -57,6 +58,14 @@ def test_reward_rises_with_learning_and_not_without(tmp_path):
     assert last >= first + 0.4, (first, last)
     assert last >= c_last + 0.4, (last, c_last)
     assert c_last < 0.15, (c_first, c_last)  # the control does not drift up by itself
+    # the run's curves and summary land in its output folder; the toy rows carry a difficulty
+    out = Path(learner.args.output_dir)
+    assert (out / "training_curves.png").stat().st_size > 10_000
+    summary = (out / "training_summary.md").read_text()
+    for key in ("reward", "microcoder/pass_rate/easy", "microcoder/response_length", "microcoder/masked_fraction",
+                "microcoder/truncation_rate", "microcoder/diversity", "microcoder/temperature"):
+        assert f"| `{key}` |" in summary, key
+    assert len(_rewards(learner, "microcoder/pass_rate/easy")) == STEPS
 
 
 def test_a_batch_without_signal_is_logged_and_a_streak_warned(tmp_path, caplog):
