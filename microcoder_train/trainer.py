@@ -45,7 +45,11 @@ from microcoder_train.masking import (
 )
 from microcoder_train.report import write_training_report
 from microcoder_train.shaping import OverlongPenalty
-from microcoder_train.temperature import TemperatureController, TemperatureSchedule, select_temperature
+from microcoder_train.temperature import (
+    TemperatureController,
+    TemperatureSchedule,
+    select_temperature,
+)
 
 logger = logging.getLogger("microcoder_train")
 SCHEDULE_STATE_FILE = "microcoder_temperature.json"

@@ -36,7 +36,7 @@ def test_two_ranks_with_torchrun(tmp_path):
            "--reward_workers", "1", "--disable_tqdm", "true", "--max_problems", "4", "--use_cpu", "true"]
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": os.pathsep.join(
         [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600, check=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "2 process(es)" in proc.stderr
     assert proc.stderr.count("saved the model") == 1  # rank 0 reports, once

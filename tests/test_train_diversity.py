@@ -47,7 +47,7 @@ def _logged(trainer, key):
 
 def test_probe_picks_a_higher_temperature_for_a_peaked_model_than_for_a_flat_one(tmp_path):
     peaked, p_probe = _probe(tmp_path, 40.0)
-    flat, f_probe = _probe(tmp_path, 0.0)
+    _, f_probe = _probe(tmp_path, 0.0)
     p_div = [p_probe["diversity"][f"{t:g}"] for t in CANDIDATES]
     f_div = [f_probe["diversity"][f"{t:g}"] for t in CANDIDATES]
     # token entropy rises with temperature on the peaked model (measured 0.60 / 1.10 / 2.46 nats) ...
