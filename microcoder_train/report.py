@@ -93,15 +93,28 @@ def write_training_report(log_history: list[dict[str, Any]], out_dir: str | Path
              "First and last quarter: the mean of the first and last 25 % of the logged values.", "",
              "| metric | points | first quarter | last quarter | last |", "|---|---|---|---|---|"]
     lines += [f"| `{k}` | {n} | {a:.4g} | {b:.4g} | {c:.4g} |" for k, n, a, b, c in rows]
-    _, zero = _series(history, "microcoder/zero_advantage")
+    zsteps, zero = _series(history, "microcoder/zero_advantage")
     if zero:
-        streak = best = 0
-        for z in zero:
-            streak = streak + 1 if z >= 1.0 else 0
-            best = max(best, streak)
+        rewards = dict(zip(*_series(history, "reward")))
+        streaks: list[tuple[int, int]] = []  # (first index, length)
+        start = None
+        for i, z in enumerate([*zero, 0.0]):
+            if z >= 1.0 and start is None:
+                start = i
+            elif z < 1.0 and start is not None:
+                streaks.append((start, i - start))
+                start = None
         lines += ["", f"Steps without any learning signal (every group's rewards equal, loss 0): "
-                      f"{int(sum(z >= 1.0 for z in zero))} of {len(zero)}; longest streak {best}."
-                      + (" The policy may have collapsed." if best >= 5 else "")]
+                      f"{int(sum(z >= 1.0 for z in zero))} of {len(zero)}; longest streak "
+                      f"{max((n for _, n in streaks), default=0)}."]
+        for first, n in streaks:
+            if n < 5:
+                continue
+            span = zsteps[first : first + n]
+            mean = sum(rewards.get(s, float("nan")) for s in span) / n
+            what = ("nothing solved: a collapse, or the task is out of reach" if mean == 0 else
+                    "every completion scored alike (e.g. all solved)")
+            lines.append(f"- steps {span[0]}-{span[-1]}: mean reward {mean:.3g}, {what}")
     _, rw = _series(history, "microcoder/reward_wait_s")
     _, st = _series(history, "step_time")
     if rw and st:

@@ -497,11 +497,17 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         every = self.args.zero_signal_warn_steps
         if every and self._zero_signal_streak and self._zero_signal_streak % every == 0 \
                 and self.accelerator.is_main_process:
+            finite = rewards[~torch.isnan(rewards)]
+            if len(finite) and float(finite.abs().max()) == 0.0:
+                why = ("every reward is 0: nothing is solved; if this persists the policy has collapsed (lower the "
+                       "learning rate, raise the temperature or num_generations, or use --dynamic_sampling)")
+            else:
+                why = ("every group's completions score alike (e.g. all solved: these prompts are too easy; use "
+                       "--dynamic_sampling or harder problems)")
             logger.warning(
-                "no learning signal for %d generation batches in a row (step %d): every group's rewards are equal "
-                "(mean reward %.3f), so every advantage and the policy-gradient loss are 0. If this persists the "
-                "policy has collapsed: lower the learning rate, raise the temperature or num_generations, or use "
-                "--dynamic_sampling", self._zero_signal_streak, self.state.global_step, float(rewards.mean()))
+                "no learning signal for %d generation batches in a row (step %d, mean reward %.3f): every advantage "
+                "and the policy-gradient loss are 0; %s", self._zero_signal_streak, self.state.global_step,
+                float(finite.mean()) if len(finite) else float("nan"), why)
 
     def _log_table_advantages(self, gathered: list[float], masked: list[bool]) -> None:
         """The completions table shows the advantages that train (after masking) and which were masked."""

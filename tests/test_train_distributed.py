@@ -33,7 +33,9 @@ def test_two_ranks_with_torchrun(tmp_path):
            "--recipe", "microcoder", "--max_steps", "2", "--per_device_train_batch_size", "4",
            "--num_generations", "4", "--max_completion_length", "16", "--repetition_window", "4",
            "--save_steps", "2", "--logging_steps", "1", "--report_to", "none", "--gradient_checkpointing", "false",
-           "--reward_workers", "1", "--disable_tqdm", "true", "--max_problems", "4", "--use_cpu", "true"]
+           "--reward_workers", "1", "--disable_tqdm", "true", "--max_problems", "4", "--use_cpu", "true",
+           # the random model earns no reward, so every batch refills once: the ranks agree on the extra round
+           "--dynamic_sampling", "true", "--dynamic_sampling_max_rounds", "1"]
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": os.pathsep.join(
         [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600, check=False)
@@ -46,6 +48,8 @@ def test_two_ranks_with_torchrun(tmp_path):
     assert state["log_history"][-1]["epoch"] == 1.0
     logged = [h for h in state["log_history"] if "microcoder/masked_fraction" in h]
     assert len(logged) == 2 and all(0 <= h["microcoder/masked_fraction"] <= 1 for h in logged)
+    assert [h["microcoder/dynamic_sampling_rounds"] for h in logged] == [2.0, 2.0]
+    assert (out / "training_curves.png").exists() and (out / "training_summary.md").exists()
 
 
 def test_accelerate_cpu_launch_of_several_processes_is_refused(capsys, monkeypatch):

@@ -79,3 +79,4 @@ def test_a_batch_without_signal_is_logged_and_a_streak_warned(tmp_path, caplog):
     assert _rewards(trainer, "loss") == [0.0] * 4
     warned = [r.getMessage() for r in caplog.records if "no learning signal" in r.getMessage()]
     assert len(warned) == 2 and "2 generation batches in a row" in warned[0], warned
+    assert "nothing is solved" in warned[0]
