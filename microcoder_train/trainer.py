@@ -1,11 +1,18 @@
 """MicroCoderGRPOTrainer: TRL's GRPOTrainer plus conditional truncation masking, a temperature
-schedule that reaches sampling and scoring, and MicroCoder metrics (pinned to trl==1.16.*).
+schedule that reaches sampling and scoring, DAPO's dynamic sampling and soft overlong punishment,
+a reward computed concurrently with the log-prob scoring, and MicroCoder metrics and training
+report (pinned to trl==1.16.*).
 
 Hooks overridden (each calls ``super()``):
-- ``__init__``: TRL's fused LM heads are installed with a temperature read at call time.
-- ``_calculate_rewards``: keeps this batch's completions and rewards for the masking step.
+- ``__init__``: TRL's fused LM heads are installed with a temperature read at call time; the
+  overlong penalty is appended to the reward functions; ``lora_r`` builds a peft config.
+- ``_generate``: starts the reward on a background thread as soon as the completions exist.
+- ``_calculate_rewards``: collects that result (or runs TRL's path), with truncated completions
+  emptied for code judges, and keeps the batch's completions and rewards for the masking step.
 - ``_generate_and_score_completions``: sets the scheduled temperature before generation (probing
-  candidates first for the ``diversity`` schedule), then masks the returned ``advantages``.
+  candidates first for the ``diversity`` schedule), masks the returned ``advantages``, and with
+  dynamic sampling refills the groups that carry no signal.
+- ``log``: the per-step ``token_entropy`` diversity; ``train``: writes the training report.
 - ``_save_checkpoint`` / ``_load_optimizer_and_scheduler``: persist the schedule's state.
 
 "Not incorrect" (SPEC §4): when a reward function exposes per-sample verdicts (the evaluator
