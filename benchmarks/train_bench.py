@@ -4,6 +4,7 @@ Each configuration runs in its own subprocess (so peak memory is its own) on the
 prompts, reward and seed; the first ``--warmup`` steps are excluded from the timing.
 
     python benchmarks/train_bench.py                      # tiny random Qwen3 on CPU
+    python benchmarks/train_bench.py --compare reward --reward evaluator --beta 0.04   # reward overlap
     python benchmarks/train_bench.py --model /path/Qwen3-1.7B --max-completion-length 1024 \
         --batch-size 8 --num-generations 8 [--use-vllm --vllm-mode colocate] [--reward evaluator]
 
@@ -34,9 +35,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--batch-size", type=int, default=8, help="per-device train batch size (completions)")
     p.add_argument("--num-generations", type=int, default=4)
     p.add_argument("--max-completion-length", type=int, default=64)
-    p.add_argument("--reward", choices=["length", "evaluator"], default="length",
+    p.add_argument("--reward", choices=["length", "evaluator", "labelled"], default="length",
                    help="'length': a trivial local reward (isolates trainer cost); 'evaluator': the sandbox reward "
-                        "on the shipped sample problems")
+                        "on the shipped sample problems; 'labelled': the sandbox reward judging the shipped labelled "
+                        "completions in place of the model's (a random model writes no code, so the sandbox would "
+                        "have nothing to run; the result cache is off)")
+    p.add_argument("--compare", choices=["trl", "reward"], default="trl",
+                   help="'trl': TRL's GRPOTrainer vs MicroCoderGRPOTrainer; 'reward': MicroCoderGRPOTrainer with the "
+                        "reward computed after the log-prob scoring (concurrent_reward=False) vs concurrently with it; "
+                        "reports the share of step time spent waiting for rewards")
+    p.add_argument("--beta", type=float, default=0.0,
+                   help="KL weight (> 0 adds the reference-model scoring the concurrent reward overlaps)")
+    p.add_argument("--hidden-size", type=int, default=64, help="tiny model width (when no --model)")
+    p.add_argument("--num-layers", type=int, default=2, help="tiny model depth (when no --model)")
     p.add_argument("--use-vllm", action="store_true", help="generate with vLLM (GPU)")
     p.add_argument("--vllm-mode", default="colocate", choices=["colocate", "server"])
     p.add_argument("--bf16", action="store_true", help="bf16 mixed precision (GPU)")
@@ -52,6 +63,39 @@ def _parser() -> argparse.ArgumentParser:
 
 def length_reward(completions, **kwargs):
     return [float(len(c[-1]["content"] if isinstance(c, list) else c) % 3) for c in completions]
+
+
+class LabelledReward:
+    """The evaluator reward judging shipped labelled completions of each row's problem instead of the
+    model's text (so the sandbox runs real programs however the model writes); no result cache."""
+
+    __name__ = "labelled_evaluator"
+
+    def __init__(self):
+        from microcoder_eval.reward import EvaluatorReward, RewardConfig
+
+        self.inner = EvaluatorReward(RewardConfig(cache_size=0))
+        self.by_problem: dict[str, list[str]] = {}
+        with open(ROOT / "data" / "lcb_sample_completions.jsonl") as f:
+            for line in f:
+                rec = json.loads(line)
+                self.by_problem.setdefault(rec["question_id"], []).append(rec["completion"])
+        self.calls = 0
+
+    def __call__(self, completions, question_id, **kw):
+        self.calls += 1
+        texts = []
+        for i, qid in enumerate(question_id):
+            pool = self.by_problem.get(qid) or ["no code"]
+            texts.append([{"role": "assistant", "content": pool[(i + self.calls) % len(pool)]}])
+        return self.inner(completions=texts, question_id=question_id, **kw)
+
+    @property
+    def last_results(self):
+        return self.inner.last_results
+
+    def close(self):
+        self.inner.close()
 
 
 def _dataset(n: int, with_tests: bool):
@@ -90,15 +134,18 @@ def worker(a: argparse.Namespace) -> dict:
         from microcoder_eval.reward import EvaluatorReward
 
         reward = EvaluatorReward()
+    elif a.reward == "labelled":
+        reward = LabelledReward()
     else:
         reward = length_reward
     if a._worker == "trl":
-        trainer_cls, config = GRPOTrainer, GRPOConfig(beta=0.0, epsilon_high=0.28, **common)
+        trainer_cls, config = GRPOTrainer, GRPOConfig(beta=a.beta, epsilon_high=0.28, **common)
     else:
         window = min(128, a.max_completion_length // 2)
         trainer_cls = MicroCoderGRPOTrainer
-        config = MicroCoderGRPOConfig(truncation_mask_rho=0.2, repetition_window=window,
-                                      temperature_schedule="staged", **common)
+        config = MicroCoderGRPOConfig(truncation_mask_rho=0.2, repetition_window=window, beta=a.beta,
+                                      temperature_schedule="staged", concurrent_reward=a._worker != "sync_reward",
+                                      **common)
 
     times: list[float] = []
     cpu_times: list[float] = []
@@ -114,7 +161,7 @@ def worker(a: argparse.Namespace) -> dict:
             cpu_times.append(time.process_time() - self.c0)
 
     trainer = trainer_cls(model=model, reward_funcs=reward, args=config, processing_class=tok,
-                          train_dataset=_dataset(a.batch_size * a.steps, a.reward == "evaluator"),
+                          train_dataset=_dataset(a.batch_size * a.steps, a.reward != "length"),
                           callbacks=[StepTimer()])
     hook_s = [0.0]
     if isinstance(trainer, MicroCoderGRPOTrainer):  # time MicroCoder's own per-batch work (masking + metrics)
@@ -136,7 +183,13 @@ def worker(a: argparse.Namespace) -> dict:
     timed = times[a.warmup:] or times
     cpu_timed = cpu_times[a.warmup:] or cpu_times
     rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    history = [h for h in trainer.state.log_history if "microcoder/reward_wait_s" in h][a.warmup:]
+    reward_wait = sum(h["microcoder/reward_wait_s"] for h in history)
+    reward_s = sum(h["microcoder/reward_s"] for h in history)
     return {"config": a._worker, "steps": len(times), "timed_steps": len(timed),
+            "reward_s_per_step": reward_s / max(len(history), 1),
+            "reward_wait_s_per_step": reward_wait / max(len(history), 1),
+            "reward_wait_share": reward_wait / sum(timed) if history else None,
             "hook_ms_per_step": 1000 * hook_s[0] / max(len(times), 1),
             "s_per_step": sum(timed) / len(timed), "cpu_s_per_step": sum(cpu_timed) / len(cpu_timed),
             "peak_rss_mib": rss_kib / 1024,
@@ -151,6 +204,27 @@ def _median_run(rs: list[dict]) -> dict:
             "all_cpu_s_per_step": [r["cpu_s_per_step"] for r in rs]}
 
 
+def _report_reward(a: argparse.Namespace, results: dict) -> int:
+    sync, conc = results["sync_reward"], results["microcoder"]
+    model_name = a.model or f"tiny random Qwen3 ({a.num_layers} layers, hidden {a.hidden_size})"
+    print(f"model: {model_name}; device: {sync['device']}; batch {a.batch_size} x {a.num_generations} generations, "
+          f"max_completion_length {a.max_completion_length}, reward {a.reward}, beta {a.beta}, "
+          f"{sync['timed_steps']} timed steps after {a.warmup} warm-up, median of {a.repeats} alternating runs\n")
+    print("| reward | s/step (wall) | reward s/step | waiting for reward s/step | share of step waiting |")
+    print("|---|---|---|---|---|")
+    for name, r in (("after the log-prob scoring (concurrent_reward=False)", sync),
+                    ("concurrent with it (default)", conc)):
+        print(f"| {name} | {r['s_per_step']:.4f} | {r['reward_s_per_step']:.4f} | {r['reward_wait_s_per_step']:.4f} "
+              f"| {r['reward_wait_share']:.1%} |")
+    ratios = {"s_per_step": conc["s_per_step"] / sync["s_per_step"],
+              "reward_wait": conc["reward_wait_s_per_step"] / max(sync["reward_wait_s_per_step"], 1e-12)}
+    print("\nratios concurrent / sequential: " + ", ".join(f"{k} {v:.3f}" for k, v in ratios.items()))
+    if a.out:
+        Path(a.out).write_text(json.dumps({"args": {k: v for k, v in vars(a).items() if not k.startswith("_")},
+                                           "results": results, "ratios": ratios}, indent=2))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     a = _parser().parse_args(argv)
     if a._worker:
@@ -161,8 +235,9 @@ def main(argv: list[str] | None = None) -> int:
         if model_dir is None:
             from microcoder_train.tiny import save_tiny_model
 
-            model_dir = str(save_tiny_model(Path(tmp) / "tiny"))
-        runs: dict[str, list[dict]] = {"trl": [], "microcoder": []}
+            model_dir = str(save_tiny_model(Path(tmp) / "tiny", hidden_size=a.hidden_size, num_layers=a.num_layers))
+        runs: dict[str, list[dict]] = ({"trl": [], "microcoder": []} if a.compare == "trl"
+                                       else {"sync_reward": [], "microcoder": []})
         passthrough = [x for x in (argv if argv is not None else sys.argv[1:]) if x not in ("--model",)]
         if a.model:
             passthrough = [x for x in passthrough if x != a.model]
@@ -176,6 +251,8 @@ def main(argv: list[str] | None = None) -> int:
                     return 1
                 runs[name].append(json.loads(proc.stdout.strip().splitlines()[-1]))
     results = {name: _median_run(rs) for name, rs in runs.items()}
+    if a.compare == "reward":
+        return _report_reward(a, results)
     trl, mc = results["trl"], results["microcoder"]
     model_name = a.model or "tiny random Qwen3 (2 layers, hidden 64)"
     print(f"model: {model_name}; device: {trl['device']}; batch {a.batch_size} x {a.num_generations} generations, "

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+import os
 import sys
 import typing
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from pathlib import Path
 from microcoder_eval.errors import UserError
 
 SCRIPT_NAME = "microcoder-train"
+COMMA_LIST_FLAGS = ("diversity_candidate_temperatures",)
 
 
 @dataclass
@@ -69,8 +71,12 @@ def build_parser():
             print(f"{SCRIPT_NAME}: error: {message} (see {SCRIPT_NAME} --help)", file=sys.stderr)
             sys.exit(2)
 
-    return Parser((ScriptArguments, _reward_arguments_class(), MicroCoderGRPOConfig),
-                            prog=SCRIPT_NAME, description=__doc__.splitlines()[0])
+    parser = Parser((ScriptArguments, _reward_arguments_class(), MicroCoderGRPOConfig),
+                    prog=SCRIPT_NAME, description=__doc__.splitlines()[0])
+    for action in parser._actions:
+        if action.dest in COMMA_LIST_FLAGS:  # '0.6,0.8,1.0' as well as '0.6 0.8 1.0'; the config parses them
+            action.type = str
+    return parser
 
 
 def parse_args(argv: list[str] | None):
@@ -101,8 +107,27 @@ def resolve_checkpoint(value: str | None, output_dir: str) -> str | None:
     return value
 
 
+def check_launcher(env: dict[str, str] | None = None) -> None:
+    """``accelerate launch --cpu --num_processes N`` starts ONE process (accelerate runs several CPU
+    processes only through mpirun, with ``--mpirun_hostfile``) yet exports MASTER_PORT: refuse that
+    rather than silently train on one rank."""
+    env = dict(os.environ if env is None else env)
+    mpi = any(k in env for k in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"))
+    if (env.get("ACCELERATE_USE_CPU", "").lower() in ("1", "true") and "MASTER_PORT" in env
+            and "WORLD_SIZE" not in env and not mpi):
+        raise UserError("accelerate launch --cpu --num_processes N starts a single process; for N CPU processes "
+                        "use 'accelerate launch --multi_gpu --num_processes N' (gloo on a machine without GPUs) or "
+                        "'torchrun --nproc_per_node N -m microcoder_train.cli ...'")
+
+
+def _world() -> tuple[int, int]:
+    return int(os.environ.get("RANK", "0")), int(os.environ.get("WORLD_SIZE", "1"))
+
+
 def run(argv: list[str] | None = None) -> int:
     script, reward_args, config = parse_args(argv)
+    check_launcher()
+    rank, world = _world()
     log = logging.getLogger("microcoder_train")
     if not log.handlers:
         handler = logging.StreamHandler(sys.stderr)
@@ -131,14 +156,17 @@ def run(argv: list[str] | None = None) -> int:
                                              for f in dataclasses.fields(reward_args)}))
     try:
         trainer = MicroCoderGRPOTrainer(model=script.model, reward_funcs=reward, args=config, train_dataset=dataset)
-        print(f"{SCRIPT_NAME}: {len(dataset)} problems, beta={config.beta}, epsilon_high={config.epsilon_high}, "
-              f"rho={config.truncation_mask_rho}, temperature={config.temperature_schedule}"
-              + (f", resuming from {resume}" if resume else ""), file=sys.stderr)
+        if rank == 0:
+            print(f"{SCRIPT_NAME}: {len(dataset)} problems, {world} process(es), beta={config.beta}, "
+                  f"epsilon_high={config.epsilon_high}, rho={config.truncation_mask_rho}, "
+                  f"temperature={config.temperature_schedule}"
+                  + (f", resuming from {resume}" if resume else ""), file=sys.stderr)
         trainer.train(resume_from_checkpoint=resume)
         trainer.save_model(config.output_dir)
     finally:
         reward.close()
-    print(f"{SCRIPT_NAME}: saved the model to {config.output_dir}", file=sys.stderr)
+    if rank == 0:
+        print(f"{SCRIPT_NAME}: saved the model to {config.output_dir}", file=sys.stderr)
     return 0
 
 

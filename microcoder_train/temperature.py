@@ -23,7 +23,7 @@ class TemperatureSchedule:
 
     ``fixed``: always ``base``. ``staged``: ``low`` before ``switch_step``, ``high`` from it on.
     ``diversity``: ``chosen`` once :func:`select_temperature` has picked it from the probe
-    (``base`` until then).
+    (``base`` until then); with a ``switch_step``, ``max(chosen, high)`` from that step on.
     """
 
     kind: str = "fixed"
@@ -42,7 +42,10 @@ class TemperatureSchedule:
                 raise ValueError("staged schedule has no switch_step")
             return self.low if step < self.switch_step else self.high
         if self.kind == "diversity":
-            return self.chosen if self.chosen is not None else self.base
+            t = self.chosen if self.chosen is not None else self.base
+            if self.switch_step is not None and step >= self.switch_step:
+                t = max(t, self.high)  # the paper's low-to-high staging, starting from the probed temperature
+            return t
         raise ValueError(f"unknown temperature schedule {self.kind!r}")
 
     @property
@@ -96,13 +99,17 @@ class TemperatureController:
 
             def head_for(t: float):
                 if t not in heads:
+                    # TRL's function wraps and replaces ``model.forward``; by now that may be a wrapper
+                    # around the dispatcher (accelerate's autocast + fp32-output wrapper under bf16/fp16),
+                    # so put back whatever was there, not the bare dispatcher.
+                    current = model.__dict__.get("forward", bound)
                     model.forward = plain
                     try:
                         add_fused_lm_head(model, temperature=t, cast_lm_head_to_fp32=cast_lm_head_to_fp32,
                                           outputs=tuple(outputs))
                         heads[t] = model.forward
                     finally:
-                        model.forward = bound
+                        model.forward = current
                 return heads[t]
 
             @functools.wraps(type(model).forward)
@@ -149,8 +156,14 @@ class TemperatureController:
             vllm.temperature = t
 
 
-def parse_temperatures(values: Sequence[float] | str) -> list[float]:
-    """Accept ``[0.6, 1.0]`` or ``"0.6,1.0"`` (CLI convenience); return floats."""
+def parse_temperatures(values: Sequence[float | str] | str) -> list[float]:
+    """Accept ``[0.6, 1.0]``, ``"0.6,1.0"`` or CLI tokens such as ``["0.6,0.8", "1.0"]``; return floats."""
     if isinstance(values, str):
-        values = [v for v in values.replace(" ", "").split(",") if v]
-    return [float(v) for v in values]
+        values = [values]
+    out: list[float] = []
+    for v in values:
+        if isinstance(v, str):
+            out.extend(float(x) for x in v.replace(" ", "").split(",") if x)
+        else:
+            out.append(float(v))
+    return out

@@ -76,6 +76,68 @@ def build_model(tokenizer, hidden_size: int = 64, num_layers: int = 2, seed: int
     return model
 
 
+# ---- a toy task a tiny random model can learn from the evaluator reward --------------------------
+# The byte-level tokenizer above needs ~8 exact tokens in a row to write a fence, so a random
+# policy never earns a reward. With a tokenizer whose tokens are whole lines, a solution is three
+# tokens (fence, one line of code, fence) and a random policy passes a few percent of the time.
+TOY_TASKS = {  # name -> (statement, [(stdin, expected stdout)], difficulty)
+    "add": ("Add the two integers on the input line.", [("2 3\n", "5\n"), ("10 -4\n", "6\n"), ("0 0\n", "0\n")],
+            "easy"),
+    "mul": ("Multiply the two integers on the input line.",
+            [("2 3\n", "6\n"), ("10 -4\n", "-40\n"), ("7 1\n", "7\n")], "medium"),
+}
+TOY_LINES = [
+    "```python\n",
+    "```\n",
+    "print(sum(map(int, input().split())))\n",  # solves "add"
+    "a, b = map(int, input().split()); print(a + b)\n",  # solves "add"
+    "print(eval(input().replace(' ', '+')))\n",  # solves "add"
+    "a, b = map(int, input().split()); print(a * b)\n",  # solves "mul"
+    "print(0)\n",
+]
+# One turn per message, no role names: the prompt is <|im_start|>STATEMENT<|im_end|><|im_start|>.
+LINE_CHAT_TEMPLATE = (
+    "{% for m in messages %}<|im_start|>{{ m['content'] }}<|im_end|>{% endfor %}"
+    "{% if add_generation_prompt %}<|im_start|>{% endif %}"
+)
+
+
+def build_line_tokenizer(lines: list[str] | None = None, tasks: tuple[str, ...] = ()):
+    """A word-level tokenizer whose tokens are whole lines (``TOY_LINES`` by default) plus the
+    statements of ``tasks`` (so prompts can be told apart); anything else is ``<unk>``. Decoding
+    concatenates. The vocabulary is tiny, so a random policy writes a fenced solution a few % of the time."""
+    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
+    vocab: dict[str, int] = {}
+    for t in [*SPECIAL_TOKENS, "<unk>", *(TOY_TASKS[n][0] for n in tasks),
+              *(lines if lines is not None else TOY_LINES)]:
+        vocab.setdefault(t, len(vocab))
+    tok = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Split(Regex(r"[^\n]*\n|[^\n]+"), behavior="isolated")
+    tok.decoder = decoders.Fuse()
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>",
+                                   unk_token="<unk>", additional_special_tokens=["<|im_start|>"])
+    fast.chat_template = LINE_CHAT_TEMPLATE
+    return fast
+
+
+def toy_dataset(tasks: tuple[str, ...] = ("add",), copies: int = 8):
+    """Rows ``{prompt, tests, question_id, difficulty}`` for the toy tasks (the evaluator reward reads them)."""
+    import json
+
+    from datasets import Dataset
+
+    rows = []
+    for _ in range(copies):
+        for name in tasks:
+            text, tests, difficulty = TOY_TASKS[name]
+            rows.append({"prompt": [{"role": "user", "content": text}], "question_id": f"toy_{name}",
+                         "difficulty": difficulty,
+                         "tests": json.dumps([{"input": i, "output": o} for i, o in tests])})
+    return Dataset.from_list(rows)
+
+
 def save_tiny_model(out: str | Path, hidden_size: int = 64, num_layers: int = 2, seed: int = 0) -> Path:
     """Write a tiny model + tokenizer folder loadable with ``from_pretrained(out)``."""
     out = Path(out)

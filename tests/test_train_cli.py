@@ -68,3 +68,25 @@ def test_bad_input_is_one_line_and_exit_2(tiny_dir, tmp_path, capsys, change, me
     assert exit_info.value.code == 2
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("values", [["0.6,0.8,1.0"], ["0.6", "0.8", "1.0"], ["0.6,0.8", "1.0"]])
+def test_candidate_temperatures_flag_takes_a_comma_list(tiny_dir, tmp_path, values):
+    from microcoder_train.cli import parse_args
+
+    argv = _flags(tiny_dir, str(tmp_path / "x"), 1) + ["--diversity_candidate_temperatures", *values]
+    _, _, config = parse_args(argv)
+    assert config.diversity_candidate_temperatures == [0.6, 0.8, 1.0]
+
+
+def test_recipe_options_are_flags(tiny_dir, tmp_path):
+    from microcoder_train.cli import parse_args
+
+    argv = _flags(tiny_dir, str(tmp_path / "x"), 1) + [
+        "--lora_r", "4", "--lora_target_modules", "q_proj,v_proj", "--dynamic_sampling", "true",
+        "--prompts_per_step", "2", "--overlong_buffer_length", "8", "--judge_truncated_completions", "true"]
+    _, _, config = parse_args(argv)
+    assert config.dynamic_sampling and config.overlong_buffer_length == 8 and config.judge_truncated_completions
+    assert config.gradient_accumulation_steps == 2  # 2 prompts x 4 generations / 4 per pass
+    lora = config.to_lora_config()
+    assert lora.r == 4 and lora.lora_alpha == 8 and set(lora.target_modules) == {"q_proj", "v_proj"}

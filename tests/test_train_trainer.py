@@ -86,7 +86,8 @@ def test_microcoder_steps_change_parameters_and_log_metrics(tiny_dir, tmp_path):
     assert _logged(trainer, "microcoder/masked_fraction") == _logged(trainer, "microcoder/truncation_rate")
     assert any(0 < t < 1 for t in _logged(trainer, "microcoder/truncation_rate"))
     assert _logged(trainer, "microcoder/temperature") == [0.9] * 3
-    assert all(0 < d <= 1 for d in _logged(trainer, "microcoder/diversity"))
+    assert all(0 < d <= 1 for d in _logged(trainer, "microcoder/distinct_ngrams"))
+    assert _logged(trainer, "microcoder/diversity") == _logged(trainer, "entropy")  # token_entropy, in nats
 
 
 @pytest.mark.parametrize("name", ["grpo", "dapo"])
@@ -173,7 +174,8 @@ def test_diversity_schedule_probes_picks_and_survives_resume(tmp_path):
     with torch.no_grad():
         model.lm_head.weight.mul_(20)  # peaked logits: near-greedy (low diversity) at T=0.05
     kw = dict(temperature_schedule="diversity", diversity_candidate_temperatures=[0.05, 1.0, 5.0],
-              diversity_target=0.9, save_strategy="steps", save_steps=1, max_steps=2)
+              diversity_target=0.9, diversity_metric="distinct_ngrams", save_strategy="steps", save_steps=1,
+              max_steps=2)
     trainer = MicroCoderGRPOTrainer(model=model, reward_funcs=length_reward, args=_args(tmp_path, **kw),
                                     train_dataset=_dataset(), processing_class=tok)
     trainer.train()
@@ -232,8 +234,9 @@ class _FixedRollouts(MicroCoderGRPOTrainer):
         return out
 
 
+@pytest.mark.parametrize("judge_truncated", [False, True])
 @pytest.mark.parametrize("reward_kind", ["evaluator", "local"])
-def test_masking_decisions_in_a_training_step(tmp_path, reward_kind):
+def test_masking_decisions_in_a_training_step(tmp_path, reward_kind, judge_truncated):
     from microcoder_train.data import build_train_dataset
 
     tok = build_tokenizer()
@@ -250,7 +253,7 @@ def test_masking_decisions_in_a_training_step(tmp_path, reward_kind):
         def reward(completions, **kw):  # no verdicts: the trainer falls back to code + reward < 1
             return [1.0 if "sum(a)/n" in c[-1]["content"] else 0.0 for c in completions]
     args = _args(tmp_path, max_completion_length=L_MAX, repetition_window=WINDOW, truncation_mask_rho=1.0,
-                 max_steps=1)
+                 max_steps=1, judge_truncated_completions=judge_truncated, log_completions=True)
     try:
         trainer = _FixedRollouts(model=model, reward_funcs=reward, args=args, train_dataset=dataset,
                                  processing_class=tok, completions=_fixed_completions(tok))
@@ -258,12 +261,19 @@ def test_masking_decisions_in_a_training_step(tmp_path, reward_kind):
     finally:
         if hasattr(reward, "close"):
             reward.close()
+    first = "wrong_answer" if judge_truncated else "no_code"  # by default a truncated answer is missing
     if reward_kind == "evaluator":
-        assert [r.status.value for r in reward.last_results] == ["wrong_answer", "no_code", "no_code", "passed"]
+        assert [r.status.value for r in reward.last_results] == [first, "no_code", "no_code", "passed"]
     scale = 0.5 + 1e-4  # group rewards [0, 0, 0, 1]: mean 0.25, std 0.5
-    expected = [-0.25 / scale, 0.0, -0.25 / scale, 0.75 / scale]  # only the code-less truncated one is masked
+    if judge_truncated:  # the wrong draft counts as incorrect: only the code-less truncated one is masked
+        expected = [-0.25 / scale, 0.0, -0.25 / scale, 0.75 / scale]
+    else:  # both non-looping truncated completions are "not incorrect" and masked
+        expected = [0.0, 0.0, -0.25 / scale, 0.75 / scale]
     assert trainer.advantages[0] == pytest.approx(expected, rel=1e-4)
-    assert _logged(trainer, "microcoder/masked_fraction") == [0.25]
+    # the completions table shows the advantages that trained, and which were masked
+    assert list(trainer._logs["advantages"]) == pytest.approx(expected, rel=1e-4)
+    assert list(trainer._logs["extra"]["truncation_masked"]) == [not judge_truncated, True, False, False]
+    assert _logged(trainer, "microcoder/masked_fraction") == [0.25 if judge_truncated else 0.5]
     assert _logged(trainer, "microcoder/truncation_rate") == [0.75]
     assert _logged(trainer, "microcoder/repetitive_truncated_rate") == [pytest.approx(1 / 3)]
 
