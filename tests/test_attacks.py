@@ -402,3 +402,31 @@ def test_reward_plugin_scores_every_other_item_of_a_hostile_batch(tmp_path):
         r.close()
     assert rewards[:4] == [1.0] * 4 and rewards[-4:] == [1.0] * 4
     assert all(x in (0.0, None) for x in rewards[4:-4]), rewards
+
+
+def test_doctor_reports_the_isolation_and_every_probe_holds(capsys):
+    from microcoder_eval.cli import main
+    from microcoder_eval.sandbox.launch import bwrap_binary
+
+    code = main(["doctor", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert report["isolation"]["pid_ns_per_test"] and report["isolation"]["fresh_scratch_per_sample"]
+    if bwrap_binary() is None:
+        assert report["isolation"]["mode"].startswith("host")
+        return
+    assert report["isolation"]["mode"].startswith("bwrap")
+    assert code == 0 and all(p["ok"] for p in report["probes"].values()), report["probes"]
+
+
+def test_host_view_fallback_without_bubblewrap_still_judges_and_says_so(monkeypatch):
+    monkeypatch.setenv("MICROCODER_NO_BWRAP", "1")
+    with Evaluator(EvalConfig(workers=1, timeout_s=3)) as e:
+        iso = e.pool.isolation()
+        assert iso["mode"].startswith("host") and any("bubblewrap" in n for n in iso["notes"])
+        assert judge(e, ADD, "print(sum(map(int, input().split())))").status is Status.PASSED
+        assert judge(e, ADD, "import os\nos.kill(-1, 9)").status is not Status.PASSED
+        if ROOT:  # namespaces and a separate uid are still there as root
+            assert iso["pid_ns_per_test"] and iso["network_isolated"]
+            res = judge(e, CLEAN, "import os\npids = [p for p in os.listdir('/proc') if p.isdigit()]\n"
+                                  "print('clean' if len(pids) <= 3 else pids)")
+            assert res.status is Status.PASSED, res.detail
