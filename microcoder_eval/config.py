@@ -45,6 +45,8 @@ class EvalConfig:
     sandbox_uid_base: int = _help("When run as root, worker k runs solutions as uid base+k (no login, "
                                   "no files); processes of that uid are killed after every test.",
                                   default=61000)
+    checker_timeout_s: float = _help("Wall-clock limit for one run of a problem's checker (problems whose "
+                                     "metadata carries one; flex mode only).", default=10.0)
     infra_retries: int = _help("Retries of a test whose sandbox worker died before an infra_error "
                                "verdict is given.", default=1)
     executor: str = _help("Where samples run: 'local' (this machine's sandbox pool) or 'ray' (a Ray "
@@ -82,6 +84,8 @@ class EvalConfig:
             raise UserError(f"max_processes={self.max_processes} must be >= 1")
         if self.workers < 0:
             raise UserError(f"workers={self.workers} must be >= 0 (0 = one per CPU core)")
+        if not (0 < float(self.checker_timeout_s) <= 3600):
+            raise UserError(f"checker_timeout_s={self.checker_timeout_s} must be in (0, 3600] seconds")
         if self.infra_retries < 0:
             raise UserError(f"infra_retries={self.infra_retries} must be >= 0")
         if self.workers == 0:

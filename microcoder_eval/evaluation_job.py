@@ -98,7 +98,8 @@ def run_evaluation(job: Any, config: EvalConfig, quiet: bool = False) -> dict[st
 def input_hash(problem: Problem, sample: Sample) -> str:
     """Identity of what a result judged: the problem's tests and options, and the sample text."""
     blob = json.dumps([problem.func_name, [t.to_dict() for t in problem.tests], dataclasses.asdict(problem.compare),
-                       problem.time_limit_s, sample.text, sample.is_code], sort_keys=True)
+                       problem.time_limit_s, sample.text, sample.is_code]
+                      + ([problem.checker] if problem.checker else []), sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:24]
 
 

@@ -1,16 +1,19 @@
 """Evaluate (problem, code) pairs in parallel on warm sandbox workers; judge in this process."""
 from __future__ import annotations
 
+import functools
+import json
 import threading
 import uuid
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from microcoder_eval.compare import Comparison
 from microcoder_eval.config import EvalConfig
 from microcoder_eval.errors import InfraError
 from microcoder_eval.extraction import extract_code
-from microcoder_eval.judge import LcbJudge, judge_flex, judge_functional_batch, judge_lcb
+from microcoder_eval.judge import checker_verdict, LcbJudge, judge_flex, judge_functional_batch, judge_lcb
 from microcoder_eval.problem import Problem
 from microcoder_eval.sandbox import run_flex
 from microcoder_eval.sandbox.pool import SandboxPool, SandboxWorker
@@ -173,6 +176,16 @@ class Evaluator:
             return reply
         raise InfraError(f"sandbox failed {self.config.infra_retries + 1} times: {last}")
 
+    def _run_checker(self, worker: SandboxWorker, problem: Problem, test: Any, output: str) -> Comparison:
+        """Run the problem's ``check(input, output, expected)`` in the sandbox (in a sample of its
+        own: it comes from data, so it is contained like a solution and never sees one)."""
+        cfg = self.config
+        req = self._request(Problem(problem.question_id, func_name="check"), problem.checker or "", "flex")
+        req.update(timeout_s=cfg.checker_timeout_s, wall_limit_s=cfg.checker_timeout_s,
+                   cpu_limit_s=cfg.checker_timeout_s + 1,
+                   input="\n".join(json.dumps(x) for x in (test.input, output, test.output)))
+        return checker_verdict(self._call(worker, req))
+
     def _run_flex_parallel(self, problem: Problem, code: str) -> list[TestResult]:
         """All tests of one sample, in contiguous chunks on up to ``workers`` sandboxes."""
         n = len(problem.tests)
@@ -236,7 +249,11 @@ class Evaluator:
                         break
                     req["wall_limit_s"] = min(req["wall_limit_s"], left)
                 reply = self._call(worker, req)
-                res = judge_flex(i, test, reply, problem.is_functional, problem.compare, self.config.memory_mb)
+                checker = None
+                if problem.checker and not problem.is_functional:
+                    checker = functools.partial(self._run_checker, worker, problem, test)
+                res = judge_flex(i, test, reply, problem.is_functional, problem.compare, self.config.memory_mb,
+                                 checker)
                 results.append(res)
                 if res.status is not Status.PASSED and not self.config.all_tests:
                     break

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import json
 import signal
-from typing import Any
+from typing import Any, Callable
 
 from microcoder_eval.compare import (
     Comparison, compare_stdout, compare_stdout_lcb, compare_value, compare_value_lcb, decode_value,
 )
+from microcoder_eval.errors import InfraError
 from microcoder_eval.problem import CompareOptions, TestCase
 from microcoder_eval.verdict import Status, TestResult
 
@@ -48,7 +49,8 @@ def _from_comparison(index: int, cmp: Comparison, reply: dict[str, Any]) -> Test
 
 
 def judge_flex(index: int, test: TestCase, reply: dict[str, Any], functional: bool,
-               opts: CompareOptions, memory_mb: int) -> TestResult:
+               opts: CompareOptions, memory_mb: int,
+               checker: Callable[[str], Comparison] | None = None) -> TestResult:
     """Verdict of one flex-style run: limits first, then exit status, then the comparison."""
     t, rss = reply.get("time_s", 0.0), reply.get("max_rss_kb", 0) / 1024
     sig, code = reply.get("signal"), reply.get("exit")
@@ -85,7 +87,26 @@ def judge_flex(index: int, test: TestCase, reply: dict[str, Any], functional: bo
         if err:
             return TestResult(index, Status.RUNTIME_ERROR, None, err, t, rss)
         return _from_comparison(index, compare_value(value, test.output, opts), reply)
-    return _from_comparison(index, compare_stdout(reply.get("stdout", ""), test.output, opts), reply)
+    out = reply.get("stdout", "")
+    if checker is not None and not reply.get("stdout_truncated"):
+        return _from_comparison(index, checker(out), reply)
+    return _from_comparison(index, compare_stdout(out, test.output, opts), reply)
+
+
+def checker_verdict(reply: dict[str, Any]) -> Comparison:
+    """What a problem's checker said (``check(...)`` returned True or a score >= 1: accepted).
+    A checker that crashes, hangs or answers nonsense is the data's fault, not the solution's:
+    InfraError, so the sample is not judged rather than judged wrongly."""
+    if reply.get("timed_out") or reply.get("exit") != 0 or reply.get("signal") is not None:
+        why = "timed out" if reply.get("timed_out") else f"exit {reply.get('exit')}, signal {reply.get('signal')}"
+        raise InfraError(f"the problem's checker failed ({why}): {_last_line(reply.get('stderr', ''))}")
+    rec = parse_record(reply.get("result", "").strip().rsplit("\n", 1)[-1])
+    value, err = decode_returned(rec) if rec is not None else (None, "no answer")
+    if err or not isinstance(value, (bool, int, float)):
+        raise InfraError(f"the problem's checker returned {err or type(value).__name__}, not a bool or score")
+    if value is True or (not isinstance(value, bool) and value >= 1):
+        return Comparison(True, "checker")
+    return Comparison(False, None, f"the checker rejected the output (returned {value!r})")
 
 
 class LcbJudge:

@@ -104,6 +104,10 @@ def problem_from_lcb_record(rec: dict[str, Any]) -> Problem:
     except (json.JSONDecodeError, ValueError) as e:
         raise ValueError(f"question {qid}: bad metadata: {e}") from e
     func_name = meta.get("func_name") or None
+    checker = meta.get("checker") or None
+    if checker is not None and not isinstance(checker, str):
+        raise ValueError(f"question {qid}: metadata.checker must be Python source defining check(input, output, "
+                         f"expected), got {type(checker).__name__}")
     try:
         public = _tests(rec.get("public_test_cases"), bool(func_name))
         private = _tests(rec.get("private_test_cases"), bool(func_name))
@@ -131,6 +135,7 @@ def problem_from_lcb_record(rec: dict[str, Any]) -> Problem:
         func_name=func_name,
         compare=CompareOptions.from_dict(meta.get("compare")),
         time_limit_s=meta.get("time_limit_s"),
+        checker=checker,
         source=str(rec.get("source") or "livecodebench"),
     )
 

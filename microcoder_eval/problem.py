@@ -67,6 +67,9 @@ class Problem:
     func_name: str | None = None  # set => functional (LeetCode-style) tests
     compare: CompareOptions = field(default_factory=CompareOptions)
     time_limit_s: float | None = None  # per-test override
+    # Python source defining ``check(input, output, expected) -> bool | float`` for problems that
+    # accept any of several outputs; it comes from data, so it runs in the sandbox like a solution
+    checker: str | None = None
     source: str = ""  # dataset/source name
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -90,6 +93,8 @@ class Problem:
             meta["compare"] = asdict(self.compare)
         if self.time_limit_s is not None:
             meta["time_limit_s"] = self.time_limit_s
+        if self.checker:
+            meta["checker"] = self.checker
         return {
             "question_id": self.question_id,
             "question_title": self.question_title,

@@ -42,7 +42,8 @@ def with_outputs(p: Problem, outputs: list[str]) -> Problem:
 def problem_digest(p: Problem) -> str:
     """Identity of what the evaluator sees of a problem (tests, call mode, options)."""
     blob = json.dumps({"tests": [t.to_dict() for t in p.tests], "func_name": p.func_name,
-                       "compare": repr(p.compare), "time_limit_s": p.time_limit_s}, sort_keys=True)
+                       "compare": repr(p.compare), "time_limit_s": p.time_limit_s, "checker": p.checker},
+                      sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:20]
 
 
