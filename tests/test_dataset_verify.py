@@ -30,6 +30,8 @@ class ScriptedEvaluator:
             return Status.PASSED if self.flaky_state % 2 else Status.TIME_LIMIT
         if code == "infra":
             return Status.INFRA_ERROR
+        if code == "crash":
+            return Status.RUNTIME_ERROR
         if code == "wrapped":
             return Status.PASSED if all(t.output.startswith("[") for t in p.tests) else Status.WRONG_ANSWER
         return Status.WRONG_ANSWER
@@ -65,14 +67,18 @@ def verify(tmp_path, problems, runs=2, refs=3, require=False, ev=None):
 def test_decision_rules(tmp_path):
     problems = [prob("first_ok", ["ok"]), prob("second_ok", ["wrong", "ok"]), prob("all_wrong", ["wrong", "wrong"]),
                 prob("flaky_then_ok", ["flaky", "ok"]), prob("only_flaky", ["flaky"]), prob("infra", ["infra"]),
-                prob("beyond_limit", ["wrong", "wrong", "wrong", "ok"]), prob("no_refs", [])]
+                prob("beyond_limit", ["wrong", "wrong", "wrong", "ok"]), prob("no_refs", []),
+                prob("one_wrong", ["wrong"]), prob("wrong_and_crash", ["wrong", "crash"])]
     kept, dropped, stats, _ = verify(tmp_path, problems)
     assert set(kept) == {"first_ok", "second_ok", "flaky_then_ok", "no_refs"}
     assert kept["second_ok"].extra[VERIFICATION] == {"status": "verified", "reference": 1, "runs": 2, "outputs": "as_read"}
     assert kept["second_ok"].extra[VERIFIED_SOLUTION] == "ok"
     assert kept["no_refs"].extra[VERIFICATION] == {"status": "unverified"}
+    # several references that all run cleanly and all disagree with the tests: a checker candidate
     assert {k: d["reason"] for k, d in dropped.items()} == {
-        "all_wrong": "reference_failed", "only_flaky": "flaky", "infra": "infra_error", "beyond_limit": "reference_failed"}
+        "all_wrong": "checker_candidate", "only_flaky": "flaky", "infra": "infra_error",
+        "beyond_limit": "checker_candidate", "one_wrong": "reference_failed", "wrong_and_crash": "reference_failed"}
+    assert "add a checker" in dropped["all_wrong"]["detail"]
     assert "verdicts differ" in dropped["only_flaky"]["detail"]
     assert stats["notes"]["verified"] == 3 and stats["notes"]["kept_unverified"] == 1
 

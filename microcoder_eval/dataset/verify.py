@@ -4,7 +4,9 @@ Each problem's references (``extra["solutions"]``, source order, at most ``max_r
 run ``runs`` times. A reference *verifies* the problem when every run passes every test. A
 reference whose per-test verdicts differ between runs is *flaky* and the next one is tried. When
 no reference verifies the problem it is dropped as ``flaky`` (some reference was), ``infra_error``
-(the sandbox failed), or ``reference_failed``. APPS-style call-based problems whose outputs were
+(the sandbox failed), ``checker_candidate`` (two or more references all run cleanly and all give
+other outputs than the tests: the problem likely accepts several answers and needs a checker), or
+``reference_failed``. APPS-style call-based problems whose outputs were
 unwrapped from one-element lists are also tried with the wrapped outputs; the form the reference
 returns is kept. Every evaluation is cached on disk, so an interrupted run resumes.
 """
@@ -95,6 +97,7 @@ class Verifier:
         verdicts: list[Verdict | None] = [None] * len(problems)
         flags: list[set[str]] = [set() for _ in problems]
         notes: list[list[str]] = [[] for _ in problems]
+        wrong: list[int] = [0] * len(problems)  # references whose output differs from the tests'
         state = {i: 0 for i in range(len(problems)) if refs[i]}
         while state:
             jobs = [(run_key(vp, refs[i][r], k), vp, refs[i][r])
@@ -118,6 +121,7 @@ class Verifier:
                         verdicts[i] = Verdict("verified", r, name)
                         break
                     notes[i].append(f"ref{r}/{name}: {results[0].status.value} ({results[0].detail[:80]})")
+                    wrong[i] += name == "as_read" and results[0].status is Status.WRONG_ANSWER
                 if verdicts[i] is not None:
                     del state[i]
                 elif r + 1 < len(refs[i]):
@@ -126,7 +130,15 @@ class Verifier:
                     del state[i]
                     reason = "flaky" if "flaky" in flags[i] else \
                         "infra_error" if "infra_error" in flags[i] else "reference_failed"
-                    verdicts[i] = Verdict(reason, detail="; ".join(notes[i])[:400])
+                    detail = "; ".join(notes[i])[:400]
+                    if reason == "reference_failed" and wrong[i] >= 2 and wrong[i] == r + 1 \
+                            and not problems[i].checker:
+                        # several references all run cleanly and all answer differently from the
+                        # tests: likely "print any valid answer", which needs a checker
+                        reason = "checker_candidate"
+                        detail = f"{wrong[i]} reference solutions all give other outputs than the tests " \
+                                 f"(the problem may accept several answers: add a checker); {detail}"[:400]
+                    verdicts[i] = Verdict(reason, detail=detail)
         return [v if v is not None else Verdict("no_reference") for v in verdicts]
 
 
