@@ -208,7 +208,7 @@ class Manager:
         out_limit = int(lim["output_limit_bytes"])
         inputs = [b.decode("utf-8", "replace") for b in blobs]
         batch = req["style"] in ("lcb", "flex_batch")
-        body = {k: req[k] for k in ("style", "mode", "func_name", "code", "timeout_s",
+        body = {k: req.get(k) for k in ("style", "mode", "func_name", "code", "timeout_s",
                                       "lcb_version")}
         body["inputs" if batch else "input"] = inputs if batch else (inputs[0] if inputs else "")
         stdin = blobs[0] if (req["style"] == "flex" and req["mode"] == "stdin" and blobs) else b""

@@ -256,6 +256,8 @@ class SampleInit:
                 nsutil.mount("proc", "/proc", "proc", _PROC_FLAGS)
         if not self.own_ns:
             nsutil.prctl(nsutil.PR_SET_CHILD_SUBREAPER, 1)
+        # a test process of the same uid (no root) must not trace or read this init
+        nsutil.prctl(nsutil.PR_SET_DUMPABLE, 0)
 
     def serve(self) -> None:
         self.setup()
