@@ -50,7 +50,6 @@ from microcoder_eval.lcb import load_problems  # noqa: E402
 from microcoder_eval.problem import Problem  # noqa: E402
 from microcoder_eval.samples import load_samples  # noqa: E402
 
-REAL = ROOT.parent / "shared" / "real"
 REAL_PROBLEMS = "lcb_problems/lcb_v5window_2408-2502_reconstructed_279_public_tests_only.jsonl"
 REAL_GENS = "lcb_generations/lcb_submissions_O1-Preview-2024-09-12_N1_codegeneration_1_0.2_eval_all.json"
 
@@ -63,10 +62,10 @@ class Item:
 
 
 def find_real() -> Path | None:
-    for base in [ROOT, *ROOT.parents]:
-        p = base.parent / "shared" / "real" if base != ROOT else REAL
-        if (p / REAL_GENS).exists():
-            return p
+    """``../shared/real`` next to the checkout or next to any folder above it (git worktrees)."""
+    for base in ROOT.parents:
+        if (base / "shared" / "real" / REAL_GENS).exists():
+            return base / "shared" / "real"
     return None
 
 
