@@ -132,6 +132,8 @@ def _floor_child(code: str, problem_functional: bool, func_name: str | None, inp
     except BaseException:  # noqa: BLE001
         code_ok = 1
     try:
+        if "threading" in sys.modules:  # as interpreter shutdown does: wait for non-daemon threads
+            sys.modules["threading"]._shutdown()
         sys.stdout.flush()
     except BaseException:  # noqa: BLE001
         pass
@@ -172,8 +174,8 @@ def _floor_sample(args: tuple) -> tuple[int, bool, bool]:
             tl = True
         os.close(pfd)
         _, status = os.waitpid(pid, 0)
-        os.lseek(out_fd, 0, os.SEEK_SET)
-        out = os.read(out_fd, 1 << 26).decode("utf-8", "replace")
+        os.lseek(out_fd, 0, os.SEEK_SET)  # read what is there (a 64 MiB read buffer alone costs ms)
+        out = os.read(out_fd, min(os.fstat(out_fd).st_size, 1 << 26)).decode("utf-8", "replace")
         os.close(out_fd)
         good = not timed_out and status == 0
         if good:
