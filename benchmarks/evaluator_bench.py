@@ -341,16 +341,19 @@ def print_table(title: str, items: list[Item], info: dict) -> None:
 
 
 def scaling(args, items: list[Item]) -> None:
-    """flex on the no-time-limit set: 1 vs N workers, samples x2, tests x2; memory per worker."""
+    """flex on (up to --scaling-samples of) the no-time-limit set, every test run (a sample that
+    stops at its first failure would not run its doubled tests): 1 vs N workers, samples x2,
+    tests x2; memory (PSS) of each worker's process tree after the runs."""
+    items = items[: args.scaling_samples]
     if not items:
         return
     doubled_tests = [replace(it, problem=replace(it.problem, public_tests=it.problem.public_tests * 2,
                                                  private_tests=it.problem.private_tests * 2)) for it in items]
-    print(f"\nscaling (flex, no-time-limit set, {len(items)} samples; each row its own measurement, "
-          f"rows interleaved {args.rounds}x):")
+    print(f"\nscaling (flex, all tests, {len(items)} samples without a time-limit case; rows interleaved, "
+          f"median of {args.rounds}):")
     print("| workers | load | wall s | vs 1 worker x1 | PSS per worker MiB (after) |")
     print("|---|---|---|---|---|")
-    judges = {w: Ours("flex", w, args.timeout, args.all_tests) for w in sorted({1, args.workers})}
+    judges = {w: Ours("flex", w, args.timeout, True) for w in sorted({1, args.workers})}
     loads = {"x1": items, "samples x2": items * 2, "tests x2": doubled_tests}
     walls: dict[tuple, list[float]] = {}
     mem: dict[int, list[int]] = {}
@@ -384,6 +387,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--judges", default="flex,lcb,floor,LCB")
     ap.add_argument("--no-tl-only", action="store_true", help="time only the set without time-limit cases")
     ap.add_argument("--no-scaling", action="store_true")
+    ap.add_argument("--scaling-samples", type=int, default=120, help="samples in the scaling table")
     ap.add_argument("--tiny", action="store_true",
                     help="CI: 10 shipped samples, 1 s limit, no-time-limit set only, one round")
     args = ap.parse_args(argv)
@@ -427,7 +431,7 @@ def main(argv: list[str] | None = None) -> None:
             j.close()
         floor.close()
     if not args.no_scaling:
-        scaling(args, no_tl_all[:40] if args.tiny else no_tl_all)
+        scaling(args, no_tl_all)
 
 
 if __name__ == "__main__":
