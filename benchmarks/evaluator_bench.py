@@ -328,6 +328,17 @@ def ratio(info: dict, a: str, b: str) -> str:
     return f"{info[a]['wall'] / info[b]['wall']:.2f}x"
 
 
+def print_bound(items: list[Item], info: dict, floor_no_tl: float | None, workers: int, timeout: float) -> None:
+    """The issue's target for runs with time limits: each timed-out test costs the limit on one
+    worker and nothing more, so wall <= (time-limit samples x limit / workers + floor)."""
+    if floor_no_tl is None:
+        return
+    k = sum(it.tl for it in items)
+    bound = k * timeout / workers + floor_no_tl
+    print(f"time-limit bound: {k} x {timeout:g} s / {workers} workers + floor of the rest {floor_no_tl:.2f} s "
+          f"= {bound:.2f} s; " + ", ".join(f"{n}/bound {info[n]['wall'] / bound:.2f}x" for n in info))
+
+
 def print_table(title: str, items: list[Item], info: dict) -> None:
     n_tests = sum(len(it.problem.tests) for it in items)
     print(f"\n{title}: {len(items)} samples ({sum(it.tl for it in items)} with a time-limit case), {n_tests} tests")
@@ -423,9 +434,12 @@ def main(argv: list[str] | None = None) -> None:
                 it.tl = tl
             no_tl = [it for it in items if not it.tl]
             no_tl_all += no_tl
-            print_table(f"{ds}, samples without a time-limit case", no_tl, time_judges(judges, no_tl, args.rounds))
+            info = time_judges(judges, no_tl, args.rounds)
+            print_table(f"{ds}, samples without a time-limit case", no_tl, info)
             if not args.no_tl_only and len(no_tl) < len(items):
-                print_table(f"{ds}, all samples", items, time_judges(judges, items, args.rounds))
+                every = time_judges(judges, items, args.rounds)
+                print_table(f"{ds}, all samples", items, every)
+                print_bound(items, every, info.get("floor", {}).get("wall"), args.workers, args.timeout)
     finally:
         for j in judges.values():
             j.close()

@@ -119,6 +119,55 @@ def floor(n: int) -> float:
     return med(out)
 
 
+def sandbox_child(n: int, ev: Evaluator) -> dict[str, float]:
+    """The sandbox's own test process (``child.main``: set-up, limits, request, run_flex) forked
+    bare from this process, without manager, init or namespaces: the child's share of a test."""
+    import json
+
+    from microcoder_eval.sandbox import child, run_flex
+
+    run_flex.prepare()
+    problem = Problem("p", public_tests=[TestCase("1\n", "1\n")])
+    req = ev._request(problem, CODE, "flex")
+    body = json.dumps(dict({k: req[k] for k in ("style", "mode", "func_name", "code", "timeout_s", "lcb_version")},
+                           input="1\n")).encode()
+    lim = {k: req[k] for k in ("memory_mb", "cpu_limit_s", "output_limit_bytes", "max_processes")}
+    head = {"op": "test", "limits": lim, "uid": None, "drop_caps": False, "nproc_allowance": None,
+            "workdir": tempfile.mkdtemp()}
+    out: dict[str, list[float]] = defaultdict(list)
+
+    def memfd(data: bytes = b"") -> int:
+        fd = os.memfd_create("x")
+        os.write(fd, data)
+        os.lseek(fd, 0, 0)
+        return fd
+
+    for _ in range(n):
+        fds = [memfd(body), memfd(b"1\n"), memfd(), memfd()]
+        r, w = os.pipe()
+        t0 = time.perf_counter()
+        pid = os.fork()
+        if pid == 0:
+            os.close(r)
+            t1 = time.perf_counter()
+            req_in = child.enter(head, fds + [w])  # closes every fd above 3: report on the result fd
+            t2 = time.perf_counter()
+            os.write(3, f"{t1} {t2}\n".encode())
+            run_flex.run(req_in)  # exits
+        os.close(w)
+        os.waitpid(pid, 0)
+        t3 = time.perf_counter()
+        line = os.read(r, 4096).split(b"\n")[0].split()
+        t1, t2 = float(line[0]), float(line[1])
+        out["sandbox child, bare fork: fork -> child runs"].append(t1 - t0)
+        out["sandbox child, bare fork: child.enter (set-up)"].append(t2 - t1)
+        out["sandbox child, bare fork: run_flex.run + exit + wait"].append(t3 - t2)
+        out["sandbox child, bare fork: total"].append(t3 - t0)
+        for fd in fds + [r]:
+            os.close(fd)
+    return {k: med(v) for k, v in out.items()}
+
+
 # ------------------------------------------------------------------------------------ strace
 LINE = re.compile(r"^(?:\[pid\s+)?(\d+)\]?\s+(\d+\.\d+)\s+(.*)$")
 DUR = re.compile(r"<(\d+\.\d+)>\s*$")
@@ -249,6 +298,7 @@ def main() -> None:
                 inside = traced(ev, args.traced, log)
                 if args.keep_log:
                     shutil.copy(log, args.keep_log)
+        bare_child = sandbox_child(args.tests, ev)
     fl = floor(args.tests)
     print(f"one trivial stdin test ({CODE.strip()!r}), medians of {args.tests}, 1 worker, ms")
     print("| step (parent side, untraced) | ms |")
@@ -256,6 +306,8 @@ def main() -> None:
     for k, v in parent.items():
         print(f"| {k} | {v:.3f} |")
     print(f"| floor: bare fork + run + exit + wait from a warm process | {fl:.3f} |")
+    for k, v in bare_child.items():
+        print(f"| {k} | {v:.3f} |")
     if inside:
         total = inside["traced total: request read -> reply written"]
         untraced = parent["same sample: manager time_s"]
