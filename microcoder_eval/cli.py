@@ -22,6 +22,23 @@ SUBCOMMAND_MODULES = (
     "microcoder_eval.leaderboard.cli",
     "microcoder_eval.reward_server",
 )
+# each command, the module that registers it and its line in ``microcoder-eval --help``: a command
+# line imports only the module of the command it names (the reward server, the dataset builder
+# and the generation configs cost tens of milliseconds each); tests/test_cli_conventions.py checks
+# that these lines match what the modules register
+COMMANDS = {
+    "evaluate": ("microcoder_eval.evaluate_cli", "Judge samples against problems (streams results, resumes)."),
+    "doctor": ("microcoder_eval.doctor_cli", "Show which sandbox isolation is active here and why."),
+    "build-dataset": ("microcoder_eval.dataset.cli",
+                      "Build a training set: read, verify, dedup, decontaminate, difficulty-filter."),
+    "generate": ("microcoder_eval.generation.cli",
+                 "Sample a model on LCB problems; writes completions JSONL (resumes)."),
+    "run": ("microcoder_eval.generation.cli", "generate + evaluate + pass@k report for a release and date window."),
+    "leaderboard": ("microcoder_eval.leaderboard.cli",
+                    "Rebuild the leaderboard (Markdown, JSON, PNG) from reference numbers and our runs."),
+    "serve-reward": ("microcoder_eval.reward_server",
+                     "Serve the evaluator reward over HTTP (OpenRLHF /get_reward, native /score)."),
+}
 
 
 def version() -> str:
@@ -42,19 +59,51 @@ def _add_output_flags(p: argparse.ArgumentParser, default: Any) -> None:
                      help="More on stderr: -v info messages, -vv debug.")
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _VersionAction(argparse.Action):
+    """``--version``, looked up only when asked for (importlib.metadata costs tens of ms)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show program's version number and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        sys.stdout.write(f"{parser.prog} {version()}\n")  # where argparse's own version action writes
+        parser.exit()
+
+
+def _register(sub: Any, module: str) -> None:
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        if e.name and module.startswith(e.name):
+            return
+        raise
+    mod.register(sub)
+
+
+def _command_in(argv: list[str]) -> str | None:
+    """The command an argument list names: its first argument that is not an option."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The full parser; given ``argv``, only the module of the command it names is imported (the
+    other commands are listed by name and help line, enough for ``--help``)."""
     parser = argparse.ArgumentParser(prog="microcoder-eval", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    parser.add_argument("--version", action=_VersionAction)
     _add_output_flags(parser, None)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in SUBCOMMAND_MODULES:
-        try:
-            mod = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name and name.startswith(e.name):
-                continue
-            raise
-        mod.register(sub)
+    if argv is None:
+        for module in SUBCOMMAND_MODULES:
+            _register(sub, module)
+    else:
+        wanted = COMMANDS.get(_command_in(argv) or "", (None, None))[0]
+        for name, (module, help_line) in COMMANDS.items():
+            if module == wanted:
+                if name not in sub.choices:
+                    _register(sub, module)
+            else:
+                sub.add_parser(name, help=help_line)
     for p in sub.choices.values():  # after the subcommand too, without overriding a flag given before it
         _add_output_flags(p, argparse.SUPPRESS)
     return parser
@@ -117,8 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     from microcoder_eval.sandbox.limits import reset_inherited_limits
 
     reset_inherited_limits()  # an inherited `ulimit -f` must not break writing results
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv_list = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv_list)
+    args = parser.parse_args(argv_list)
     configure_output(args)
     from microcoder_eval import supervise
 

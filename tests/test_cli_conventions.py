@@ -69,3 +69,30 @@ def test_quiet_and_verbose_set_logging_and_progress():
     assert a.verbose == 1 and logging.getLogger("microcoder_eval").level == logging.INFO
     configure_output(parse("evaluate"))
     assert logging.getLogger("microcoder_eval").level == logging.WARNING
+
+
+def test_command_table_matches_what_the_modules_register():
+    """``microcoder-eval --help`` lists commands from cli.COMMANDS without importing them."""
+    from microcoder_eval.cli import COMMANDS
+
+    sub = build_parser()._subparsers._group_actions[0]
+    registered = {a.dest: a.help for a in sub._choices_actions}
+    assert registered == {name: help_line for name, (_, help_line) in COMMANDS.items()}
+    lazy = build_parser(["--help"])._subparsers._group_actions[0]
+    assert {a.dest: a.help for a in lazy._choices_actions} == registered
+    # naming a command registers that command's real parser
+    assert "--timeout-s" in build_parser(["evaluate"])._subparsers._group_actions[0].choices["evaluate"].format_help()
+    assert build_parser(["run", "--backend", "vllm"]).parse_args(["run", "--backend", "vllm"]).backend == "vllm"
+
+
+def test_help_and_version_import_no_command_module():
+    import subprocess
+    import sys
+
+    code = ("import sys; from microcoder_eval.cli import main\n"
+            "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            "heavy = [m for m in ('numpy', 'microcoder_eval.reward', 'http.server', 'importlib.metadata',\n"
+            "         'microcoder_eval.dataset.config', 'microcoder_eval.generation.config') if m in sys.modules]\n"
+            "print('HEAVY', heavy)")
+    out = subprocess.run([sys.executable, "-c", code, "--help"], capture_output=True, text=True).stdout
+    assert "HEAVY []" in out
