@@ -109,7 +109,7 @@ class Manager:
         self.sample: object = None
         self.init_sock: socket.socket | None = None
         self.init_pid = 0
-        self.spare: tuple[socket.socket, int] | None = None
+        self.spare: socket.socket | None = None
         self.scratch_base = ""
 
     def start(self) -> None:
@@ -129,7 +129,7 @@ class Manager:
     def close(self) -> None:
         self._end_sample()
         if self.spare is not None:
-            self.spare[0].close()
+            self.spare.close()
             self.spare = None
         if self.zsock is not None:
             self.zsock.close()
@@ -154,21 +154,27 @@ class Manager:
             raise RuntimeError(f"{who} exited")
         return json.loads(data)
 
-    def _spawn_init(self) -> tuple[socket.socket, int]:
+    def _spawn_init(self) -> socket.socket:
+        """Ask the zygote for a sample init; its pid reply is read later (``_init_pid``), so
+        asking for the spare costs the current sample nothing."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             socket.send_fds(self.zsock, [b'{"op": "sample"}'], [theirs.fileno()])
         finally:
             theirs.close()
-        return ours, self._msg(self.zsock, time.monotonic() + 30, "zygote")["pid"]
+        return ours
+
+    def _init_pid(self) -> int:
+        return self._msg(self.zsock, time.monotonic() + 30, "zygote")["pid"]
 
     def _new_sample(self, token: object) -> None:
         """A fresh sample init (new PID, mount and IPC namespaces) from the zygote. The next one
-        is started right away, so it sets itself up while this sample's tests run."""
+        is asked for right away, so it sets itself up while this sample's tests run."""
         self._end_sample()
-        sock, pid = self.spare if self.spare is not None else self._spawn_init()
+        sock = self.spare if self.spare is not None else self._spawn_init()
         self.spare = None
         try:
+            pid = self._init_pid()  # the zygote answers in order: this is that init's pid
             self._msg(sock, time.monotonic() + 30, "sample init")
         except BaseException:
             sock.close()

@@ -25,6 +25,13 @@ def libc():
     return _LIBC
 
 
+def warm() -> None:
+    """Resolve the libc functions a test process calls, so forks inherit the lookups."""
+    lib = libc()
+    for name in ("prctl", "capset", "unshare", "setns", "mount"):
+        getattr(lib, name)
+
+
 def _check(rc: int, what: str) -> None:
     if rc != 0:
         err = ctypes.get_errno()
