@@ -50,6 +50,8 @@ PASS_CATEGORIES = {
     "functional_float_within_tol": "returns a float within 1e-6 of, but not equal to, the expected one",
     "functional_module_level_function": "defines a module-level function instead of class Solution",
     "functional_no_typing_import": "uses List annotations without importing typing",
+    "checker_other_valid_answer": "another valid answer to a 'print any of them' problem; its checker accepts it",
+    "checker_same_answer_as_tests": "the same answer as the tests of a problem with a checker",
 }
 FAIL_CATEGORIES = {
     "wrong_answer": "plainly wrong output",
@@ -68,6 +70,7 @@ FAIL_CATEGORIES = {
     "passes_public_fails_private": "correct on the public tests, wrong on a private test",
     "crash_on_private": "correct on the public tests, raises on a private test",
     "runtime_error": "raises an exception on a public test",
+    "checker_rejects_invalid_split": "an invalid answer to a problem with a checker",
 }
 CATEGORIES = {**PASS_CATEGORIES, **FAIL_CATEGORIES}
 
@@ -1097,6 +1100,40 @@ else:
     r = Fraction(100 - P, P)
     ans = (1 - r ** I) / (1 - r ** N)
 print(f"{float(ans):.10f}")
+```""")
+
+# ------------------------------------------------------------------------------------------ mccf05_a
+C("mccf05_a", "checker_other_valid_answer", "passed", False,
+  "prints 1 and n-1, another valid split: the problem's checker accepts it; LCB compares with the one expected output",
+  r"""Any split works, so take a = 1 and b = n - 1.
+
+```python
+t = int(input())
+for _ in range(t):
+    n = int(input())
+    print(1, n - 1)
+```""")
+
+C("mccf05_a", "checker_same_answer_as_tests", "passed", True,
+  "prints the halves, exactly the expected outputs",
+  r"""Split n as evenly as possible.
+
+```python
+t = int(input())
+for _ in range(t):
+    n = int(input())
+    print(n // 2, n - n // 2)
+```""")
+
+C("mccf05_a", "checker_rejects_invalid_split", "wrong_answer", False,
+  "prints 0 and n: a must be positive, so the checker rejects it",
+  r"""Zero plus n is n.
+
+```python
+t = int(input())
+for _ in range(t):
+    n = int(input())
+    print(0, n)
 ```""")
 
 # ------------------------------------------------------------------------------------------ mccf04_c

@@ -50,6 +50,7 @@ class Spec:
     signature: str = ""  # functional only: "(self, s: str) -> int"
     params: list[str] = field(default_factory=list)  # functional only: argument names
     compress_private: bool = False
+    checker: str = ""  # stdin only: python source of check(input, output, expected) -> bool
 
     @property
     def functional(self) -> bool:
@@ -733,6 +734,49 @@ for _ in range(t):
             _change_input([([37, 53, 91, 4, 1], 9999), ([97, 89, 83], 5000), ([11, 13], 1)]),
         ],
     ),
+    Spec(
+        question_id="mccf05_a",
+        title="Split the Sum",
+        platform="codeforces",
+        contest_id="mccf05",
+        date="2025-01-18",
+        difficulty="easy",
+        statement="""\
+For each test case you are given an integer n. Find two positive integers a and b such that a + b = n and a \\le b.
+
+Input
+
+The first line contains an integer t (1 \\le t \\le 100), the number of test cases.
+Each of the next t lines contains one integer n (2 \\le n \\le 10^9).
+
+Output
+
+For each test case, print two integers a and b on one line. If there are several answers, print any of them.""",
+        reference="""\
+import sys
+data = sys.stdin.read().split()
+for v in data[1:1 + int(data[0])]:
+    n = int(v)
+    print(n // 2, n - n // 2)
+""",
+        public=["3\n2\n7\n10\n", "2\n1000000000\n3\n"],
+        private=["1\n5\n", "4\n4\n9\n100\n999999999\n", "5\n2\n3\n4\n5\n6\n"],
+        checker="""\
+def check(input, output, expected):
+    ns = [int(v) for v in input.split()[1:]]
+    lines = output.strip().split("\\n")
+    if len(lines) != len(ns):
+        return False
+    for n, line in zip(ns, lines):
+        parts = line.split()
+        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            return False
+        a, b = int(parts[0]), int(parts[1])
+        if not (0 < a <= b and a + b == n):
+            return False
+    return True
+""",
+    ),
 ]
 
 # ----------------------------------------------------------------------------------------------
@@ -1259,6 +1303,8 @@ def build_record(spec: Spec) -> dict[str, Any]:
         metadata = {"func_name": spec.func_name}
     else:
         starter, metadata = "", {}
+    if spec.checker:
+        metadata["checker"] = spec.checker
     return {
         "question_title": spec.title,
         "question_content": question_content(spec, public),

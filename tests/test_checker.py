@@ -91,3 +91,20 @@ def test_checker_problem_through_the_cli_and_the_reward(tmp_path):
     finally:
         r.close()
     assert rewards == [1.0, 0.0]
+
+
+def test_shipped_checker_problem_through_the_dataset_builder(tmp_path):
+    """build-dataset measures pass rates with the evaluator: the checker's verdicts count, and
+    the problem keeps its checker in every export."""
+    from conftest import DATA
+
+    out = tmp_path / "ds"
+    proc = subprocess.run([sys.executable, "-m", "microcoder_eval.cli", "build-dataset",
+                           str(DATA / "lcb_sample_problems.jsonl"), "--out-dir", str(out), "--completions",
+                           str(DATA / "lcb_sample_completions.jsonl"), "--min-completions", "3", "--no-progress"],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-1500:]
+    rates = {r["id"]: r for r in map(json.loads, (out / "stages" / "06_difficulty" / "rates.jsonl").read_text().splitlines())}
+    assert rates["mccf05_a"]["pass_rate"] == pytest.approx(2 / 3)  # the other valid answer passes by the checker
+    kept = {r["question_id"]: r for r in map(json.loads, (out / "problems.jsonl").read_text().splitlines())}
+    assert "def check(" in problem_from_lcb_record(kept["mccf05_a"]).checker

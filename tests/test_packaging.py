@@ -79,7 +79,7 @@ def test_installed_wheel_runs_the_readme_main_command(installed, tmp_path):
     # the README's command, verbatim, from a folder that has no data/ next to it
     res = _run([venv / "bin" / "microcoder-eval", "evaluate", "--out", "results.jsonl"], cwd=tmp_path)
     rows = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
-    assert len(rows) == 97
+    assert len(rows) == 100
     assert (tmp_path / "results.summary.json").is_file()
     assert "pass@1" in res.stdout
     # the leaderboard renders the shipped reference numbers into ./leaderboards (not site-packages)
