@@ -108,3 +108,20 @@ def test_shipped_checker_problem_through_the_dataset_builder(tmp_path):
     assert rates["mccf05_a"]["pass_rate"] == pytest.approx(2 / 3)  # the other valid answer passes by the checker
     kept = {r["question_id"]: r for r in map(json.loads, (out / "problems.jsonl").read_text().splitlines())}
     assert "def check(" in problem_from_lcb_record(kept["mccf05_a"]).checker
+
+
+@pytest.mark.parametrize("fmt,row", [
+    ("plain", {"problem": "Split n into two positive parts.", "tests": [{"input": "5\n", "output": "1 4\n"}]}),
+    ("apps", {"question": "Split n into two positive parts.",
+              "input_output": json.dumps({"inputs": ["5\n"], "outputs": ["1 4\n"]})}),
+])
+def test_dataset_readers_keep_a_checker_column(tmp_path, fmt, row):
+    from microcoder_eval.dataset.readers import read_source
+
+    rows = [dict(row, question_id="ok", checker=CHECK), dict(row, question_id="bad", checker="print(1)")]
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    _, outcomes = read_source(path, fmt)
+    got = {o.problem.question_id if o.problem else o.where: o for o in outcomes}
+    assert got["ok"].problem.checker == CHECK
+    assert [o.reason for o in got.values() if o.problem is None] == ["bad_checker"]

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from microcoder_eval.dataset.readers.common import (FIELDS, finish, first_key, loads_lenient, record_id,
-                                                    scalar_fields, solutions_from, tests_from_io,
-                                                    unlimited_int_digits)
+from microcoder_eval.dataset.readers.common import (
+    FIELDS, checker_of, finish, first_key, loads_lenient, record_id, scalar_fields, solutions_from,
+    tests_from_io, unlimited_int_digits,
+)
 from microcoder_eval.dataset.records import SkipRecord
 from microcoder_eval.dataset.text import split_prompt
 from microcoder_eval.problem import Problem
 
-_USED = {"question", "input_output", "solutions", "starter_code", "problem_id", "difficulty", "name"}
+_USED = {"question", "input_output", "solutions", "checker", "starter_code", "problem_id", "difficulty", "name"}
 
 
 def convert(rec: dict[str, Any], fallback_id: str) -> Problem:
@@ -40,6 +41,7 @@ def convert(rec: dict[str, Any], fallback_id: str) -> Problem:
         private_tests=tests,
         func_name=fn,
     )
+    p.checker = checker_of(rec)
     p.extra[FIELDS] = scalar_fields(rec, _USED)
     return finish(p, solutions_from(rec.get("solutions")), wrapped)
 

@@ -217,6 +217,24 @@ def check_functional(tests: list[TestCase]) -> None:
             raise SkipRecord("bad_functional_test", f"test {k}: {str(e)[:80]}") from e
 
 
+def checker_of(rec: dict[str, Any]) -> str | None:
+    """A ``checker`` column (or ``metadata.checker``): Python source defining ``check(input, output,
+    expected)``, kept so "print any valid answer" problems are judged by it. Public dumps of TACO,
+    APPS and CodeContests carry none; sets that add one (a column or the metadata) keep it."""
+    meta = rec.get("metadata")
+    if isinstance(meta, str):
+        try:
+            meta = json.loads(meta)
+        except ValueError:
+            meta = None
+    value = rec.get("checker") or (meta.get("checker") if isinstance(meta, dict) else None)
+    if value is None:
+        return None
+    if not isinstance(value, str) or "def check(" not in value:
+        raise SkipRecord("bad_checker", "the checker must be Python source defining check(input, output, expected)")
+    return value
+
+
 def finish(p: Problem, solutions: list[str] | None = None, wrapped: list[str] | None = None) -> Problem:
     """Final checks every reader applies (statement, tests, one test type, functional => func_name)."""
     p.question_content = (p.question_content or "").strip()

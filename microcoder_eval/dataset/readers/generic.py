@@ -10,16 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from microcoder_eval.dataset.readers.common import (FIELDS, finish, first_key, func_name_of, parse_tests,
-                                                    record_id, scalar_fields, solutions_from,
-                                                    unlimited_int_digits)
+from microcoder_eval.dataset.readers.common import (
+    FIELDS, checker_of, finish, first_key, func_name_of, parse_tests, record_id, scalar_fields,
+    solutions_from, unlimited_int_digits,
+)
 from microcoder_eval.dataset.records import SkipRecord
 from microcoder_eval.dataset.text import func_name_from_code, split_prompt
 from microcoder_eval.problem import Problem
 
 STATEMENT_KEYS = ("problem", "question", "question_content", "description", "prompt")
 TEST_KEYS = ("tests", "test_cases", "input_output", "ground_truth")
-_USED = {*STATEMENT_KEYS, *TEST_KEYS, "starter_code", "solutions", "solution", "completion", "metadata",
+_USED = {*STATEMENT_KEYS, *TEST_KEYS, "checker", "starter_code", "solutions", "solution", "completion", "metadata",
          "fn_name", "func_name", "difficulty", "platform", "question_id", "problem_id", "id"}
 
 
@@ -51,6 +52,7 @@ def convert(rec: dict[str, Any], fallback_id: str) -> Problem:
         private_tests=tests,
         func_name=fn or func_name_from_code(starter),
     )
+    p.checker = checker_of(rec)
     p.extra[FIELDS] = scalar_fields(rec, _USED)
     sols = solutions_from(first_key(rec, ("solutions", "solution", "completion")))
     return finish(p, sols, wrapped)
