@@ -33,15 +33,7 @@ def make_interpreter_reachable() -> list[str]:
     needed = [sys.executable, sys.prefix, sys.base_prefix] + [p for p in sys.path if p and os.path.exists(p)]
     notes = []
     for parent, names in sorted(_blocked_ancestors(needed).items(), key=lambda kv: kv[0].count(os.sep)):
-        keep = {n: os.open(os.path.join(parent, n), os.O_PATH | os.O_CLOEXEC)
-                for n in sorted(names) if os.path.isdir(os.path.join(parent, n))}
-        try:
-            nsutil.mount("tmpfs", parent, "tmpfs", nsutil.MS_NOSUID | nsutil.MS_NODEV, "mode=0755,size=64k")
-            for name, fd in keep.items():
-                os.mkdir(os.path.join(parent, name))
-                nsutil.mount(f"/proc/self/fd/{fd}", os.path.join(parent, name), None, nsutil.MS_BIND | nsutil.MS_REC)
-        finally:
-            for fd in keep.values():
-                os.close(fd)
-        notes.append(f"reachable: {parent}/{{{','.join(keep)}}}")
+        kept = nsutil.cover_with_tmpfs(parent, "mode=0755,size=64k",
+                                       [os.path.join(parent, n) for n in sorted(names)], read_only_keep=False)
+        notes.append(f"reachable: {parent}/{{{','.join(os.path.basename(k) for k in kept)}}}")
     return notes

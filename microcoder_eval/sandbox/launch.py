@@ -92,7 +92,8 @@ class LaunchPlan:
     keep_paths: list[str] = field(default_factory=list)  # re-bound over per-sample scratch tmpfs
 
 
-def plan(root: bool, cgroup_dirs: list[str], hide_paths: list[str], use_bwrap: bool = True) -> LaunchPlan:
+def plan(root: bool, cgroup_dirs: list[str], hide_paths: list[str], use_bwrap: bool = True,
+         isolate_network: bool = True) -> LaunchPlan:
     bwrap = bwrap_binary() if use_bwrap else None
     if bwrap is None:
         boot = _BOOT.format(d=SANDBOX_DIR)
@@ -105,9 +106,10 @@ def plan(root: bool, cgroup_dirs: list[str], hide_paths: list[str], use_bwrap: b
                           keep_paths=python_dirs() + [SANDBOX_DIR])
     argv = [bwrap]
     if root:
-        argv += ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
+        argv += ["--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try"]
+        argv += ["--unshare-net"] if isolate_network else []
     else:
-        argv += ["--unshare-all"]
+        argv += ["--unshare-all"] + ([] if isolate_network else ["--share-net"])
     argv += ["--die-with-parent", "--new-session"]
     for d in SYSTEM_DIRS:
         if os.path.islink(d):

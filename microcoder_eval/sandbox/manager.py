@@ -21,7 +21,7 @@ import tempfile
 import time
 
 from . import limits, nsutil, zygote
-from .protocol import recv_frame, send_frame
+from .protocol import recv_frame, send_frame, write_all
 
 STDERR_TAIL = 1 << 16
 
@@ -29,9 +29,7 @@ STDERR_TAIL = 1 << 16
 def _memfd(name: str, data: bytes = b"") -> int:
     fd = os.memfd_create(name, os.MFD_CLOEXEC)
     if data:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        write_all(fd, data)
         os.lseek(fd, 0, os.SEEK_SET)
     return fd
 

@@ -71,13 +71,19 @@ def drop_all_capabilities() -> None:
     _check(libc().capset(ctypes.byref(header), data), "capset")
 
 
-def has_capabilities() -> bool:
-    """True when this process holds any effective capability."""
+def cover_with_tmpfs(path: str, options: str, keep: list[str], read_only_keep: bool) -> list[str]:
+    """Mount an empty tmpfs (nosuid, nodev) on ``path`` and bind back the folders of ``keep``
+    that lie below it, taken through O_PATH descriptors opened before the cover; returns them."""
+    inside = [k for k in keep if k.startswith(path.rstrip("/") + "/") and os.path.isdir(k)]
+    fds = {k: os.open(k, os.O_PATH | os.O_CLOEXEC) for k in inside}
     try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("CapEff:"):
-                    return int(line.split()[1], 16) != 0
-    except OSError:
-        pass
-    return os.geteuid() == 0
+        mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, options)
+        for k, fd in fds.items():
+            os.makedirs(k, exist_ok=True)
+            mount(f"/proc/self/fd/{fd}", k, None, MS_BIND | MS_REC)
+            if read_only_keep:
+                mount(None, k, None, MS_BIND | MS_REMOUNT | MS_RDONLY)
+    finally:
+        for fd in fds.values():
+            os.close(fd)
+    return inside

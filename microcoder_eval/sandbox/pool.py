@@ -2,12 +2,10 @@
 and a pool that lends them out. Everything a worker sends back is treated as hostile input."""
 from __future__ import annotations
 
-import json
 import os
 import queue
 import select
 import signal
-import struct
 import subprocess
 import tempfile
 import threading
@@ -17,7 +15,7 @@ from typing import Any, Callable, Iterator
 
 from microcoder_eval.errors import InfraError
 from microcoder_eval.sandbox import cgroups, launch
-from microcoder_eval.sandbox.protocol import FrameError, encode_frame
+from microcoder_eval.sandbox.protocol import FrameError, encode_frame, header_length, parse_header
 
 MAX_REPLY_HEADER = 16 << 20
 
@@ -82,15 +80,13 @@ class SandboxWorker:
         if root and self.cgroup is None:
             self.cgroup = cgroups.create(f"{cgroups.PREFIX}{self.uid}-{os.getpid()}-{self.index}",
                                          self.memory_mb, self.max_processes)
-        p = launch.plan(root, self.cgroup.dirs if self.cgroup else [], self.hide_paths, self.use_bwrap)
-        argv = p.argv
-        if not self.isolate_network and p.mode.startswith("bwrap"):
-            argv = [a for a in argv if a != "--unshare-net"] if root else argv[:1] + ["--share-net"] + argv[1:]
+        p = launch.plan(root, self.cgroup.dirs if self.cgroup else [], self.hide_paths, self.use_bwrap,
+                        self.isolate_network)
         pass_fds = (self.lock_fd,) if self.lock_fd is not None else ()
         if self._log is None:
             self._log = tempfile.TemporaryFile()  # the sandbox's own stderr, for error messages
         self.proc = SPAWNER.run(lambda: subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
+            p.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
             env=p.env, start_new_session=True, close_fds=True, pass_fds=pass_fds, cwd="/"))
         hello = {"uid": self.uid, "hide_paths": self.hide_paths if not p.mode.startswith("bwrap") else [],
                  "reachable_mounts": p.reachable_mounts, "cgroup_procs": p.cgroup_procs,
@@ -138,15 +134,10 @@ class SandboxWorker:
         return bytes(buf)
 
     def _recv(self, deadline: float, max_blob_bytes: int = 1 << 30) -> tuple[dict[str, Any], list[bytes]]:
-        (n,) = struct.unpack("!I", self._read(4, deadline))
-        if n > MAX_REPLY_HEADER:
-            raise InfraError(f"sandbox worker {self.index} sent a {n}-byte header")
         try:
-            header = json.loads(self._read(n, deadline))
-            sizes = header.pop("_blobs")
-            if not all(isinstance(s, int) and s >= 0 for s in sizes) or sum(sizes) > max_blob_bytes:
-                raise FrameError(f"bad blob sizes {sizes[:4]}")
-        except (ValueError, KeyError, TypeError, AttributeError, RecursionError, FrameError) as e:
+            n = header_length(self._read(4, deadline), MAX_REPLY_HEADER)
+            header, sizes = parse_header(self._read(n, deadline), max_blob_bytes)
+        except FrameError as e:
             raise InfraError(f"sandbox worker {self.index} sent a malformed reply: {e}") from None
         return header, [self._read(s, deadline) for s in sizes]
 

@@ -42,18 +42,30 @@ def send_frame(fd: int, header: dict, blobs: list[bytes] = ()) -> None:
     write_all(fd, encode_frame(header, list(blobs)))
 
 
-def recv_frame(fd: int, max_blob_bytes: int = 1 << 40) -> tuple[dict, list[bytes]]:
-    """Read one frame; raises EOFError on a closed channel, FrameError on a bad frame."""
-    (n,) = _LEN.unpack(_read_exact(fd, _LEN.size))
-    if n > MAX_HEADER:
-        raise FrameError(f"frame header of {n} bytes exceeds {MAX_HEADER}")
+def header_length(prefix: bytes, max_header: int = MAX_HEADER) -> int:
+    """The header length a frame's 4-byte prefix announces (bounded)."""
+    (n,) = _LEN.unpack(prefix)
+    if n > max_header:
+        raise FrameError(f"frame header of {n} bytes exceeds {max_header}")
+    return n
+
+
+def parse_header(raw: bytes, max_blob_bytes: int) -> tuple[dict, list[int]]:
+    """A frame's JSON header and its blob sizes, checked before any blob is read."""
     try:
-        header = json.loads(_read_exact(fd, n))
+        header = json.loads(raw)
         sizes = header.pop("_blobs")
-        if not isinstance(header, dict) or not all(isinstance(s, int) and s >= 0 for s in sizes):
+        if not isinstance(sizes, list) or not all(isinstance(s, int) and s >= 0 for s in sizes):
             raise ValueError("bad blob sizes")
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
         raise FrameError(f"malformed frame header: {e}") from None
     if sum(sizes) > max_blob_bytes:
         raise FrameError(f"frame payload of {sum(sizes)} bytes exceeds {max_blob_bytes}")
+    return header, sizes
+
+
+def recv_frame(fd: int, max_blob_bytes: int = 1 << 40) -> tuple[dict, list[bytes]]:
+    """Read one frame; raises EOFError on a closed channel, FrameError on a bad frame."""
+    n = header_length(_read_exact(fd, _LEN.size))
+    header, sizes = parse_header(_read_exact(fd, n), max_blob_bytes)
     return header, [_read_exact(fd, s) for s in sizes]

@@ -160,22 +160,6 @@ class Zygote:
             self.spawn_sample(fds)
 
 
-def _fresh_tmpfs(path: str, options: str, keep: list[str]) -> None:
-    """An empty tmpfs on ``path``; folders in ``keep`` below it (an interpreter or virtual
-    environment living under /tmp) are bound back read-only, taken through O_PATH descriptors."""
-    inside = [k for k in keep if k.startswith(path.rstrip("/") + "/") and os.path.isdir(k)]
-    fds = {k: os.open(k, os.O_PATH | os.O_CLOEXEC) for k in inside}
-    try:
-        nsutil.mount("tmpfs", path, "tmpfs", nsutil.MS_NOSUID | nsutil.MS_NODEV, options)
-        for k, fd in fds.items():
-            os.makedirs(k, exist_ok=True)
-            nsutil.mount(f"/proc/self/fd/{fd}", k, None, nsutil.MS_BIND | nsutil.MS_REC)
-            nsutil.mount(None, k, None, nsutil.MS_BIND | nsutil.MS_REMOUNT | nsutil.MS_RDONLY)
-    finally:
-        for fd in fds.values():
-            os.close(fd)
-
-
 def _run_and_exit(fn) -> None:
     code = 0
     try:
@@ -186,10 +170,28 @@ def _run_and_exit(fn) -> None:
 
 
 def _works_in_child(fn) -> bool:
+    """Run ``fn`` in a forked child; True when it returned without raising."""
     pid = os.fork()
     if pid == 0:
         _run_and_exit(fn)
     return os.waitpid(pid, 0)[1] == 0
+
+
+def _sigkill(pid: int) -> None:
+    """SIGKILL a process and its process group, whichever still exists."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def _kill_namespace() -> None:
+    """From pid 1: SIGKILL every other process of the PID namespace."""
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except OSError:
+        pass
 
 
 def _enter_nested_userns(extra: int) -> None:
@@ -207,12 +209,12 @@ def _try_pidns_setns() -> None:
     nsutil.unshare(nsutil.CLONE_NEWPID)
     nsutil.setns(fd, nsutil.CLONE_NEWPID)
     nsutil.unshare(nsutil.CLONE_NEWPID)
-    _fork_and_check(lambda: None)
+    _fork_and_check()
 
 
 def _try_pidns_userns() -> None:
     _enter_nested_userns(nsutil.CLONE_NEWPID)
-    _fork_and_check(lambda: None)
+    _fork_and_check()
 
 
 def _try_proc_mount() -> None:
@@ -221,12 +223,9 @@ def _try_proc_mount() -> None:
     nsutil.mount("proc", "/proc", "proc", _PROC_FLAGS)
 
 
-def _fork_and_check(fn) -> None:
-    pid = os.fork()
-    if pid == 0:
-        _run_and_exit(fn)
-    if os.waitpid(pid, 0)[1] != 0:
-        raise OSError("child failed")
+def _fork_and_check() -> None:
+    if not _works_in_child(lambda: None):
+        raise OSError("a child in the new namespace failed")
 
 
 class SampleInit:
@@ -256,7 +255,9 @@ class SampleInit:
             size = int(self.hello.get("scratch_mb", 64))
             for path in SCRATCH_DIRS:
                 if os.path.isdir(path):
-                    _fresh_tmpfs(path, f"size={size}m,mode=1777", self.hello.get("keep_paths", []))
+                    # an interpreter or virtual environment living under /tmp stays visible
+                    nsutil.cover_with_tmpfs(path, f"size={size}m,mode=1777", self.hello.get("keep_paths", []),
+                                            read_only_keep=True)
             if self.caps.get("proc") == "private":
                 nsutil.mount("proc", "/proc", "proc", _PROC_FLAGS)
         if not self.own_ns:
@@ -301,16 +302,9 @@ class SampleInit:
         _send(self.sock, {"status": status, "cpu_s": ru.ru_utime + ru.ru_stime, "max_rss_kb": ru.ru_maxrss})
 
     def _kill_all(self, pid: int) -> None:
-        for kill in (os.killpg, os.kill):
-            try:
-                kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
+        _sigkill(pid)
         if self.own_ns:
-            try:
-                os.kill(-1, signal.SIGKILL)  # from pid 1: every other process of the namespace
-            except OSError:
-                pass
+            _kill_namespace()
 
     def _children(self) -> list[int] | None:
         try:
@@ -324,17 +318,10 @@ class SampleInit:
         left = self._children()
         if left is None or left:
             if self.own_ns:
-                try:
-                    os.kill(-1, signal.SIGKILL)
-                except OSError:
-                    pass
+                _kill_namespace()
             else:
                 for pid in left or []:
-                    for kill in (os.killpg, os.kill):
-                        try:
-                            kill(pid, signal.SIGKILL)
-                        except OSError:
-                            pass
+                    _sigkill(pid)
                 if self.uid is not None:
                     self._kill_uid()
         deadline = time.monotonic() + 5
