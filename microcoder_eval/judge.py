@@ -37,6 +37,17 @@ def decode_returned(rec: dict[str, Any]) -> tuple[Any, str | None]:
         return None, f"unreadable return value: {type(e).__name__}"
 
 
+def returned_value(reply: dict[str, Any]) -> tuple[Any, str | None]:
+    """The value a single functional call returned (its last result line), or an error text."""
+    raw = reply.get("result", "").strip()
+    if not raw:
+        return None, "no return value was produced"
+    rec = parse_record(raw.rsplit("\n", 1)[-1])
+    if rec is None:
+        return None, "unreadable return value"
+    return decode_returned(rec)
+
+
 def _last_line(text: str) -> str:
     lines = [ln for ln in text.strip().splitlines() if ln.strip()]
     return lines[-1][:300] if lines else ""
@@ -77,13 +88,7 @@ def judge_flex(index: int, test: TestCase, reply: dict[str, Any], functional: bo
         return TestResult(index, Status.RUNTIME_ERROR, None,
                           f"exit status {code}: {_last_line(stderr)}".rstrip(": "), t, rss)
     if functional:
-        raw = reply.get("result", "").strip()
-        if not raw:
-            return TestResult(index, Status.RUNTIME_ERROR, None, "no return value was produced", t, rss)
-        rec = parse_record(raw.rsplit("\n", 1)[-1])
-        if rec is None:
-            return TestResult(index, Status.RUNTIME_ERROR, None, "unreadable return value", t, rss)
-        value, err = decode_returned(rec)
+        value, err = returned_value(reply)
         if err:
             return TestResult(index, Status.RUNTIME_ERROR, None, err, t, rss)
         return _from_comparison(index, compare_value(value, test.output, opts), reply)
@@ -100,8 +105,7 @@ def checker_verdict(reply: dict[str, Any]) -> Comparison:
     if reply.get("timed_out") or reply.get("exit") != 0 or reply.get("signal") is not None:
         why = "timed out" if reply.get("timed_out") else f"exit {reply.get('exit')}, signal {reply.get('signal')}"
         raise InfraError(f"the problem's checker failed ({why}): {_last_line(reply.get('stderr', ''))}")
-    rec = parse_record(reply.get("result", "").strip().rsplit("\n", 1)[-1])
-    value, err = decode_returned(rec) if rec is not None else (None, "no answer")
+    value, err = returned_value(reply)
     if err or not isinstance(value, (bool, int, float)):
         raise InfraError(f"the problem's checker returned {err or type(value).__name__}, not a bool or score")
     if value is True or (not isinstance(value, bool) and value >= 1):
